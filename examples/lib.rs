@@ -1,0 +1,1 @@
+//! Shared helpers for the runnable examples (argument parsing lives in each example).
