@@ -46,7 +46,9 @@ impl<W: Word> Board<W> {
     /// The empty board.
     #[inline]
     pub fn new() -> Self {
-        Board { cols: [W::ZERO; WIDTH] }
+        Board {
+            cols: [W::ZERO; WIDTH],
+        }
     }
 
     /// A board from its columns (bit `y` of `cols[x]` is cell `(x, y)`).
@@ -375,7 +377,9 @@ mod tests {
 
     #[test]
     fn clear_reports_and_collapses() {
-        let mut b: Board32 = "#.........\n##########\n#########.\n##########".parse().unwrap();
+        let mut b: Board32 = "#.........\n##########\n#########.\n##########"
+            .parse()
+            .unwrap();
         assert_eq!(b.clear_full_rows(), 0b0101);
         assert_eq!(b.to_string(), "#.........\n#########.");
         assert_eq!(b.clear_full_rows(), 0);

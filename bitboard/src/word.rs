@@ -75,7 +75,11 @@ macro_rules! impl_word {
             }
             #[inline]
             fn low_mask(n: u32) -> Self {
-                if n >= <$t>::BITS { <$t>::MAX } else { ((1 as $t) << n) - 1 }
+                if n >= <$t>::BITS {
+                    <$t>::MAX
+                } else {
+                    ((1 as $t) << n) - 1
+                }
             }
             #[inline]
             fn count_ones(self) -> u32 {

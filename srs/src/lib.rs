@@ -1,1 +1,18 @@
 #![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod kicks;
+mod movegen;
+mod path;
+mod piece;
+mod placement;
+pub mod shape;
+
+pub use error::SrsError;
+pub use kicks::{Kick, KickFileError, KickList, KickTable, MAX_KICKS};
+pub use movegen::{DropMode, Entry, MoveGenerator, MoveSet};
+pub use path::{Input, Path, Turn, guideline_spawn, pc_spawn};
+pub use piece::{Orientation, OrientedPiece, Piece, Rotation};
+pub use placement::{CentrePos, CornerPos, Placement, PlacementError};
