@@ -222,7 +222,14 @@ impl<'k> MoveGenerator<'k> {
 
     /// All positions (resting or not) the piece can reach.
     pub(crate) fn reach<W: Word>(&self, board: &Board<W>, piece: Piece, entry: Entry) -> Reach<W> {
-        let free: [Columns<W>; 4] = Orientation::ALL.map(|o| free_positions(board, piece, o));
+        let in_place = self.turns_in_place(piece);
+        let free: [Columns<W>; 4] = Orientation::ALL.map(|o| {
+            if in_place && o != Orientation::Spawn {
+                [W::ZERO; WIDTH]
+            } else {
+                free_positions(board, piece, o)
+            }
+        });
         let mut positions = [[W::ZERO; WIDTH]; 4];
         match entry {
             Entry::AboveClearLine(line) => {
@@ -250,14 +257,27 @@ impl<'k> MoveGenerator<'k> {
             }
         }
         let soft = self.drop == DropMode::Soft;
+        let orientations: &[Orientation] = if in_place {
+            // O turns in place: one orientation holds every placement, turning adds none.
+            &[Orientation::Spawn]
+        } else {
+            &Orientation::ALL
+        };
         let mut turned = [[W::ZERO; WIDTH]; 4];
-        loop {
-            for r in 0..4 {
-                spread(&mut positions[r], &free[r], soft);
+        let mut dirty = [true; 4];
+        while dirty.iter().any(|&d| d) {
+            for &o in orientations {
+                if dirty[o as usize] {
+                    spread(&mut positions[o as usize], &free[o as usize], soft);
+                }
             }
-            let mut changed = false;
-            for o in Orientation::ALL {
+            let todo = dirty;
+            dirty = [false; 4];
+            for &o in orientations {
                 let r = o as usize;
+                if !todo[r] {
+                    continue;
+                }
                 let mut fresh = [W::ZERO; WIDTH];
                 let mut any = W::ZERO;
                 for x in 0..WIDTH {
@@ -265,19 +285,23 @@ impl<'k> MoveGenerator<'k> {
                     turned[r][x] |= fresh[x];
                     any |= fresh[x];
                 }
-                if any == W::ZERO {
+                if any == W::ZERO || orientations.len() == 1 {
                     continue;
                 }
                 for rotation in Rotation::ALL {
-                    let to = o.rotate(rotation) as usize;
-                    let kicks = self.kicks.kicks(piece, o, o.rotate(rotation));
-                    if !kicks.is_empty() {
-                        changed |= turn(&fresh, kicks, &free[to], &mut positions[to]);
+                    let to = o.rotate(rotation);
+                    let kicks = self.kicks.kicks(piece, o, to);
+                    if !kicks.is_empty()
+                        && turn(
+                            &fresh,
+                            kicks,
+                            &free[to as usize],
+                            &mut positions[to as usize],
+                        )
+                    {
+                        dirty[to as usize] = true;
                     }
                 }
-            }
-            if !changed {
-                break;
             }
         }
         if !soft {
@@ -289,6 +313,23 @@ impl<'k> MoveGenerator<'k> {
             }
         }
         Reach { positions, free }
+    }
+}
+
+impl MoveGenerator<'_> {
+    /// Whether every turn of `piece` keeps its cells where they are (O under SRS and
+    /// most tables): then one orientation is enough to find every placement.
+    fn turns_in_place(&self, piece: Piece) -> bool {
+        piece == Piece::O
+            && Orientation::ALL.iter().all(|&from| {
+                Orientation::ALL.iter().all(|&to| {
+                    let kicks = self.kicks.kicks(piece, from, to);
+                    let (_, (fx, fy)) = shape::canonical(piece, from);
+                    let (_, (tx, ty)) = shape::canonical(piece, to);
+                    // Turning in place: the first offset maps `from` onto the same cells.
+                    from == to || kicks.is_empty() || (kicks[0].x, kicks[0].y) == (fx - tx, fy - ty)
+                })
+            })
     }
 }
 

@@ -9,7 +9,7 @@ use crate::piece::{Orientation, Piece, Rotation};
 use crate::shape::CORNER_TO_CENTRE;
 
 /// Most offsets one rotation may try.
-pub const MAX_KICKS: usize = 8;
+pub const MAX_KICKS: usize = 16;
 
 /// One offset a rotation tries, in the rotation-centre form (the form of sfinder's
 /// kick files: the offset added to the centre after turning the piece about it).
@@ -26,11 +26,19 @@ pub struct Kick {
 }
 
 /// The offsets of one rotation of one piece, tried in order.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KickList {
     len: u8,
     kicks: [Kick; MAX_KICKS],
+}
+
+impl core::fmt::Debug for KickList {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list()
+            .entries(self.as_slice().iter().map(|k| (k.x, k.y)))
+            .finish()
+    }
 }
 
 impl KickList {

@@ -1,0 +1,76 @@
+//! The built-in tables against sfinder's own kick files.
+
+mod common;
+
+use pc_srs::{KickTable, Orientation, Piece};
+
+#[test]
+fn builtin_srs_equals_sfinder_srs_properties() {
+    let file = KickTable::from_properties_file(common::testdata("kicks/srs.properties")).unwrap();
+    let builtin = KickTable::srs();
+    for p in Piece::ALL {
+        for from in Orientation::ALL {
+            for to in Orientation::ALL {
+                assert_eq!(
+                    builtin.kicks(p, from, to),
+                    file.kicks(p, from, to),
+                    "{p:?} {from:?}->{to:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_shared_kick_file_loads() {
+    for (name, half) in [
+        ("srs", false),
+        ("nokicks", true),
+        ("jstris180", true),
+        ("nullpomino180", true),
+    ] {
+        let t =
+            KickTable::from_properties_file(common::testdata(&format!("kicks/{name}.properties")))
+                .unwrap();
+        assert_eq!(t.name(), name);
+        assert_eq!(t.has_half_turns(), half, "{name}");
+        for p in Piece::ALL {
+            for o in Orientation::ALL {
+                assert!(!t.kicks(p, o, o.cw()).is_empty(), "{name} {p:?} {o:?}");
+            }
+        }
+    }
+    assert!(KickTable::from_properties_file("no/such/file.properties").is_err());
+}
+
+#[test]
+fn srs_plus_i_kicks_are_mirror_symmetric() {
+    // SRS+ makes the I kicks symmetric: turning left mirrors turning right.
+    let t = KickTable::srs_plus();
+    let corner = |from: Orientation, to: Orientation| -> Vec<(i32, i32)> {
+        let f = pc_srs::CentrePos { x: 0, y: 0 }.to_corner(Piece::I, from);
+        t.kicks(Piece::I, from, to)
+            .iter()
+            .map(|k| {
+                let c = pc_srs::CentrePos {
+                    x: k.x as i32,
+                    y: k.y as i32,
+                }
+                .to_corner(Piece::I, to);
+                (c.x - f.x, c.y - f.y)
+            })
+            .collect()
+    };
+    let right = corner(Orientation::Spawn, Orientation::Right);
+    let left = corner(Orientation::Spawn, Orientation::Left);
+    assert_eq!(
+        right.iter().map(|&(x, y)| (-x, y)).collect::<Vec<_>>(),
+        left
+    );
+    // Standard SRS is not symmetric.
+    let srs = KickTable::srs();
+    assert_ne!(
+        srs.kicks(Piece::I, Orientation::Spawn, Orientation::Right)[1].x,
+        -srs.kicks(Piece::I, Orientation::Spawn, Orientation::Left)[1].x
+    );
+}
