@@ -113,7 +113,7 @@ impl<W: Word> Board<W> {
     #[inline]
     pub fn empty_cell(&mut self, x: usize, y: u32) {
         if x < WIDTH {
-            self.cols[x] = self.cols[x] & !W::bit(y);
+            self.cols[x] &= !W::bit(y);
         }
     }
 
@@ -137,7 +137,7 @@ impl<W: Word> Board<W> {
             if bits >> x & 1 == 1 {
                 *col |= W::bit(y);
             } else {
-                *col = *col & !W::bit(y);
+                *col &= !W::bit(y);
             }
         }
     }
@@ -298,7 +298,7 @@ impl<W: Word> Board<W> {
                     return None;
                 }
                 let y = bits.trailing_zeros();
-                bits = bits & !W::bit(y);
+                bits &= !W::bit(y);
                 Some((x, y))
             })
         })
@@ -320,7 +320,7 @@ fn compress<W: Word>(word: W, mask: W) -> W {
     // Highest row first, so the positions of the lower rows stay valid.
     while m != W::ZERO {
         let y = W::BITS - 1 - m.leading_zeros();
-        m = m & !W::bit(y);
+        m &= !W::bit(y);
         let below = W::low_mask(y);
         out = (out & below) | (out.shr_or_zero(y + 1) << y);
     }
@@ -335,7 +335,7 @@ fn expand<W: Word>(word: W, mask: W, filled: bool) -> W {
     // Lowest row first: each insertion is in final coordinates.
     while m != W::ZERO {
         let y = m.trailing_zeros();
-        m = m & !W::bit(y);
+        m &= !W::bit(y);
         let below = W::low_mask(y);
         let gap = if filled { W::bit(y) } else { W::ZERO };
         out = (out & below) | ((out & !below).shl_or_zero(1)) | gap;

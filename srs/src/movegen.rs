@@ -104,7 +104,7 @@ impl<W: Word> MoveSet<W> {
                         return None;
                     }
                     let y = bits.trailing_zeros();
-                    bits = bits & !W::bit(y);
+                    bits &= !W::bit(y);
                     Some(Placement::new_unchecked(piece, o, x as i32, y as i32))
                 })
             })
@@ -473,7 +473,7 @@ fn turn<W: Word>(
                 grew = true;
             }
             // Positions whose turn succeeded stop trying further offsets.
-            trying[x] = trying[x] & !shift(fits, -(kick.y as i32));
+            trying[x] &= !shift(fits, -(kick.y as i32));
             left |= trying[x];
         }
         if left == W::ZERO {
