@@ -1,0 +1,1 @@
+//! Fumen (v115) codec: work in progress.
