@@ -2,4 +2,18 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod automaton;
+mod error;
+pub mod field;
 pub mod fumen;
+pub mod percent;
+mod problem;
+mod rules;
+pub mod search;
+
+pub use error::SolverError;
+pub use field::PcField;
+pub use percent::{PercentResult, TreeNode, percent};
+pub use problem::PcProblem;
+pub use rules::Rules;
+pub use search::{Searcher, Solution, Step};

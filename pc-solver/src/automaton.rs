@@ -1,0 +1,238 @@
+//! The solution automaton of a field: every sequence of pieces that, played in that order
+//! without hold, can reach a perfect clear, as a shared acyclic graph.
+//!
+//! A node stands for the set of piece words that finish the PC from some field; its
+//! child for piece `p` is the node of the words after `p`. Equal nodes are stored once,
+//! so fields that finish with the same words share one node. A queue with hold is
+//! checked by walking its hold orders through the graph ([`Automaton::accepts_with_hold`]).
+
+use crate::field::PcField;
+use ahash::AHashMap;
+use pc_srs::{MoveGenerator, Piece};
+
+/// Index of a node. [`DEAD`] and [`ACCEPT`] are the two terminals.
+pub type NodeId = u32;
+
+/// No word: the field cannot be cleared.
+pub const DEAD: NodeId = 0;
+/// The empty word: the field is already clear.
+pub const ACCEPT: NodeId = 1;
+
+/// The words that clear a field, with every intermediate field's words shared.
+#[derive(Debug)]
+pub struct Automaton {
+    nodes: Vec<[NodeId; 7]>,
+    unique: AHashMap<[NodeId; 7], NodeId>,
+    unions: AHashMap<(NodeId, NodeId), NodeId>,
+    fields: AHashMap<u128, NodeId>,
+    root: NodeId,
+}
+
+impl Automaton {
+    /// Builds the automaton of `field` under the generator's move rules.
+    pub fn build(field: &PcField, generator: &MoveGenerator) -> Automaton {
+        let mut a = Automaton {
+            nodes: vec![[DEAD; 7], [DEAD; 7]],
+            unique: AHashMap::new(),
+            unions: AHashMap::new(),
+            fields: AHashMap::new(),
+            root: DEAD,
+        };
+        a.root = a.explore(field, generator);
+        a
+    }
+
+    /// The node of the start field.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// Number of nodes (terminals included).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of distinct fields explored.
+    pub fn field_count(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// Number of explored fields from which no word clears.
+    pub fn dead_field_count(&self) -> usize {
+        self.fields.values().filter(|&&n| n == DEAD).count()
+    }
+
+    /// The node reached from `node` by `piece` ([`DEAD`] when none).
+    #[inline]
+    pub fn child(&self, node: NodeId, piece: Piece) -> NodeId {
+        self.nodes[node as usize][piece.index()]
+    }
+
+    /// Whether playing `word` in order (no hold) can clear the field.
+    pub fn accepts(&self, word: &[Piece]) -> bool {
+        let mut n = self.root;
+        for &p in word {
+            if n == DEAD || n == ACCEPT {
+                return false;
+            }
+            n = self.child(n, p);
+        }
+        n == ACCEPT
+    }
+
+    /// Whether some play order that `queue` allows with hold (starting with `hold` in
+    /// the hold slot, possibly empty) clears the field. Pieces left over at the end are
+    /// fine.
+    pub fn accepts_with_hold(&self, hold: Option<Piece>, queue: &[Piece]) -> bool {
+        match hold {
+            Some(h) => self.walk_hold(self.root, h, queue),
+            None => match queue.split_first() {
+                // The first piece may go straight into the empty hold slot.
+                Some((&first, rest)) => self.walk_hold(self.root, first, rest),
+                None => self.root == ACCEPT,
+            },
+        }
+    }
+
+    /// `held` is in the hold slot; `rest` are the pieces still to come.
+    fn walk_hold(&self, node: NodeId, held: Piece, rest: &[Piece]) -> bool {
+        if node == ACCEPT {
+            return true;
+        }
+        if node == DEAD {
+            return false;
+        }
+        // Play the held piece: the next piece takes its place in the slot.
+        let via_hold = self.child(node, held);
+        if via_hold != DEAD {
+            match rest.split_first() {
+                Some((&next, tail)) => {
+                    if self.walk_hold(via_hold, next, tail) {
+                        return true;
+                    }
+                }
+                None => {
+                    if via_hold == ACCEPT {
+                        return true;
+                    }
+                }
+            }
+        }
+        // Play the next piece and keep the held one.
+        match rest.split_first() {
+            Some((&next, tail)) => {
+                let n = self.child(node, next);
+                n != DEAD && self.walk_hold(n, held, tail)
+            }
+            None => false,
+        }
+    }
+
+    fn explore(&mut self, field: &PcField, generator: &MoveGenerator) -> NodeId {
+        if field.is_clear() {
+            return ACCEPT;
+        }
+        let key = field.key();
+        if let Some(&n) = self.fields.get(&key) {
+            return n;
+        }
+        let mut children = [DEAD; 7];
+        for piece in Piece::ALL {
+            let moves = generator
+                .placements(field.board(), piece, field.height())
+                .expect("fields below the clear line are valid");
+            for placement in moves.iter() {
+                let next = field.place(&placement);
+                if !next.can_be_filled() {
+                    continue;
+                }
+                let child = self.explore(&next, generator);
+                children[piece.index()] = self.union(children[piece.index()], child);
+            }
+        }
+        let node = self.intern(children);
+        self.fields.insert(key, node);
+        node
+    }
+
+    fn intern(&mut self, children: [NodeId; 7]) -> NodeId {
+        if children == [DEAD; 7] {
+            return DEAD;
+        }
+        if let Some(&n) = self.unique.get(&children) {
+            return n;
+        }
+        let n = self.nodes.len() as NodeId;
+        self.nodes.push(children);
+        self.unique.insert(children, n);
+        n
+    }
+
+    /// The node of the union of two word sets of the same length.
+    fn union(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        if a == DEAD || a == b {
+            return b;
+        }
+        if b == DEAD {
+            return a;
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(&n) = self.unions.get(&key) {
+            return n;
+        }
+        let (ca, cb) = (self.nodes[a as usize], self.nodes[b as usize]);
+        let mut children = [DEAD; 7];
+        for i in 0..7 {
+            children[i] = self.union(ca[i], cb[i]);
+        }
+        let n = self.intern(children);
+        self.unions.insert(key, n);
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pc_bitboard::Board32;
+    use pc_srs::{DropMode, KickTable};
+
+    fn pieces(s: &str) -> Vec<Piece> {
+        s.chars().map(|c| Piece::from_char(c).unwrap()).collect()
+    }
+
+    #[test]
+    fn pco_words() {
+        let board: Board32 = "##.....###/###....###/####...###/###....###"
+            .parse()
+            .unwrap();
+        let field = PcField::new_unchecked(board, 4);
+        let srs = KickTable::srs();
+        let g = MoveGenerator::new(&srs, DropMode::Soft);
+        let a = Automaton::build(&field, &g);
+        assert!(
+            a.accepts(&pieces("IOJL"))
+                || a.accepts(&pieces("ILJO"))
+                || a.accepts_with_hold(None, &pieces("IOJLT"))
+        );
+        assert!(!a.accepts(&pieces("OOOO")));
+    }
+
+    #[test]
+    #[ignore]
+    fn empty_field_stats() {
+        let srs = KickTable::srs();
+        let g = MoveGenerator::new(&srs, DropMode::Soft);
+        for h in [2u32, 4] {
+            let t = std::time::Instant::now();
+            let a = Automaton::build(&PcField::new_unchecked(Board32::new(), h), &g);
+            eprintln!(
+                "h={h}: fields {} nodes {} unions {} in {:?}",
+                a.field_count(),
+                a.node_count(),
+                a.unions.len(),
+                t.elapsed()
+            );
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! sfinder's `percent`: over the sequences a pattern gives, cut to the pieces a perfect
+//! clear needs (one more with hold) and without repeats, the share that can make a perfect
+//! clear when the whole sequence is known.
+
+use crate::automaton::Automaton;
+use crate::error::SolverError;
+use crate::problem::PcProblem;
+use crate::search::Searcher;
+use pc_bag::{PatternSet, searching_sequences};
+use pc_srs::Piece;
+
+/// The outcome of [`percent`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PercentResult {
+    /// Sequences that can make a perfect clear.
+    pub success: u64,
+    /// Sequences tried (after truncation and de-duplication).
+    pub total: u64,
+    /// Every sequence tried, in the pattern's order, with its outcome.
+    pub sequences: Vec<(Vec<Piece>, bool)>,
+}
+
+/// A node of the success tree: the sequences that start with `prefix`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeNode {
+    /// The first pieces.
+    pub prefix: Vec<Piece>,
+    /// Sequences with this prefix that succeed.
+    pub success: u64,
+    /// Sequences with this prefix.
+    pub total: u64,
+}
+
+impl PercentResult {
+    /// `success / total` as a percentage (0 when there is no sequence).
+    pub fn percent(&self) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            100.0 * self.success as f64 / self.total as f64
+        }
+    }
+
+    /// The sequences that cannot make a perfect clear.
+    pub fn failing(&self) -> impl Iterator<Item = &[Piece]> {
+        self.sequences
+            .iter()
+            .filter(|(_, ok)| !ok)
+            .map(|(s, _)| s.as_slice())
+    }
+
+    /// sfinder's success tree: for every prefix of up to `depth` pieces, how many of the
+    /// sequences starting with it succeed; prefixes in the order first met.
+    pub fn tree(&self, depth: usize) -> Vec<TreeNode> {
+        let mut nodes: Vec<TreeNode> = Vec::new();
+        let mut index: std::collections::HashMap<Vec<Piece>, usize> =
+            std::collections::HashMap::new();
+        for (seq, ok) in &self.sequences {
+            for d in 0..=depth.min(seq.len()) {
+                let prefix = seq[..d].to_vec();
+                let i = *index.entry(prefix.clone()).or_insert_with(|| {
+                    nodes.push(TreeNode {
+                        prefix,
+                        success: 0,
+                        total: 0,
+                    });
+                    nodes.len() - 1
+                });
+                nodes[i].total += 1;
+                nodes[i].success += *ok as u64;
+            }
+        }
+        nodes
+    }
+}
+
+/// Converts a piece of `pc-bag` to the same piece of `pc-srs` (both crates order the
+/// pieces alphabetically).
+pub fn srs_piece(p: pc_bag::Piece) -> Piece {
+    Piece::ALL[p.index()]
+}
+
+/// Converts a piece of `pc-srs` to the same piece of `pc-bag`.
+pub fn bag_piece(p: Piece) -> pc_bag::Piece {
+    pc_bag::Piece::ALL[p.index()]
+}
+
+/// Fields needing at most this many pieces get a shared automaton when many sequences
+/// are asked; beyond it the automaton can grow past memory (every word is explored).
+const AUTOMATON_MAX_PIECES: u32 = 7;
+/// Below this many sequences, searching each one is cheaper than building the automaton.
+const AUTOMATON_MIN_SEQUENCES: usize = 64;
+
+/// How each sequence is checked: one shared automaton of every word that clears the
+/// field (exact sharing between sequences), or a search per sequence that remembers
+/// states between them.
+enum Checker<'p> {
+    Automaton { automaton: Automaton, hold: bool },
+    Search(Searcher<'p>),
+}
+
+impl<'p> Checker<'p> {
+    fn new(problem: &'p PcProblem, sequences: usize) -> Self {
+        if sequences >= AUTOMATON_MIN_SEQUENCES && problem.pieces_needed() <= AUTOMATON_MAX_PIECES {
+            Checker::Automaton {
+                automaton: Automaton::build(problem.field(), &problem.rules().generator()),
+                hold: problem.rules().hold,
+            }
+        } else {
+            Checker::Search(Searcher::new(problem))
+        }
+    }
+
+    fn check(&mut self, queue: &[Piece]) -> bool {
+        match self {
+            Checker::Automaton {
+                automaton,
+                hold: true,
+            } => automaton.accepts_with_hold(None, queue),
+            Checker::Automaton {
+                automaton,
+                hold: false,
+            } => automaton.accepts(queue),
+            Checker::Search(searcher) => searcher.has_solution(None, queue),
+        }
+    }
+}
+
+/// sfinder's `percent` for a problem and patterns (hold as the problem's rules say).
+///
+/// ```
+/// use pc_solver::{PcProblem, Rules, percent};
+///
+/// // The grace-system field with T first: 744 of 840 sequences with hold.
+/// let grace = PcProblem::new("######..../######..../######..../######....".parse()?, 4, Rules::default())?;
+/// let result = percent(&grace, &"T,*p4".parse()?)?;
+/// assert_eq!((result.success, result.total), (744, 840));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn percent(problem: &PcProblem, patterns: &PatternSet) -> Result<PercentResult, SolverError> {
+    let needed = problem.pieces_needed();
+    let hold = problem.rules().hold;
+    let sequences = searching_sequences(patterns, needed as usize, hold).map_err(|e| {
+        SolverError::PatternTooShort {
+            given: e.available,
+            needed,
+        }
+    })?;
+    let mut out = Vec::with_capacity(sequences.len());
+    let mut success = 0;
+    let mut checker = Checker::new(problem, sequences.len());
+    for seq in &sequences {
+        let pieces: Vec<Piece> = seq.iter().map(srs_piece).collect();
+        let ok = checker.check(&pieces);
+        success += ok as u64;
+        out.push((pieces, ok));
+    }
+    Ok(PercentResult {
+        success,
+        total: sequences.len() as u64,
+        sequences: out,
+    })
+}
