@@ -37,11 +37,16 @@ fn bench_movegen(c: &mut Criterion) {
     let srs = KickTable::srs();
     let soft = MoveGenerator::new(&srs, DropMode::Soft);
     let empty = Board32::new();
-    let pco: Board32 = "##.....###/###....###/####...###/###....###".parse().unwrap();
+    let pco: Board32 = "##.....###/###....###/####...###/###....###"
+        .parse()
+        .unwrap();
     let tall = random_20_row_field();
 
     let count = |b: &Board32, line| -> Vec<usize> {
-        Piece::ALL.iter().map(|&p| soft.placements(b, p, line).unwrap().len()).collect()
+        Piece::ALL
+            .iter()
+            .map(|&p| soft.placements(b, p, line).unwrap().len())
+            .collect()
     };
     assert_eq!(count(&empty, 4), [17, 34, 34, 9, 17, 34, 17]);
     assert_eq!(count(&pco, 4), [6, 10, 10, 3, 6, 11, 5]);
@@ -64,7 +69,11 @@ fn bench_movegen(c: &mut Criterion) {
     group.bench_function("random 20-row from spawn, all 7 pieces", |b| {
         b.iter(|| {
             for p in Piece::ALL {
-                black_box(soft.placements_from_spawn(black_box(&tall), p, guideline_spawn(20)).unwrap().len());
+                black_box(
+                    soft.placements_from_spawn(black_box(&tall), p, guideline_spawn(20))
+                        .unwrap()
+                        .len(),
+                );
             }
         })
     });
