@@ -33,6 +33,13 @@ impl Args {
     }
 }
 
+/// Prints the `//!` doc lines at the top of an example's source as its help text.
+pub fn print_help(source: &str) {
+    for line in source.lines().take_while(|l| l.starts_with("//!")) {
+        println!("{}", line.trim_start_matches("//!").trim_start());
+    }
+}
+
 /// Prints the message and exits with status 2 (bad input).
 pub fn fail(message: impl std::fmt::Display) -> ! {
     eprintln!("error: {message}");

@@ -10,21 +10,13 @@
 //! `--format text|json`; `--tree-depth N` (3).
 
 use pc_bag::PatternSet;
-use pc_examples::{Args, fail, field, rules};
+use pc_examples::{Args, fail, field, print_help, rules};
 use pc_solver::{PcProblem, percent};
 
 fn main() {
     let args = Args::from_env();
     if args.flag(&["-h", "--help"]) {
-        println!(
-            "{}",
-            include_str!("percent.rs")
-                .lines()
-                .take_while(|l| l.starts_with("//!"))
-                .map(|l| l.trim_start_matches("//!").trim_start())
-                .collect::<Vec<_>>()
-                .join("\n")
-        );
+        print_help(include_str!("percent.rs"));
         return;
     }
     let board = field(&args)

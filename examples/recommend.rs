@@ -18,7 +18,7 @@
 
 use pc_bag::{BagState, PieceSet, Ratio};
 use pc_bitboard::Board32;
-use pc_examples::{Args, fail, field, rules};
+use pc_examples::{Args, fail, field, print_help, rules};
 use pc_solver::percent::{bag_piece, srs_piece};
 use pc_solver::{PcField, PcProblem, Rules, Searcher, fumen};
 use pc_srs::{Piece, Placement};
@@ -82,15 +82,7 @@ fn chance_after(
 fn main() {
     let args = Args::from_env();
     if args.flag(&["-h", "--help"]) {
-        println!(
-            "{}",
-            include_str!("recommend.rs")
-                .lines()
-                .take_while(|l| l.starts_with("//!"))
-                .map(|l| l.trim_start_matches("//!").trim_start())
-                .collect::<Vec<_>>()
-                .join("\n")
-        );
+        print_help(include_str!("recommend.rs"));
         return;
     }
     let board: Board32 = field(&args)
