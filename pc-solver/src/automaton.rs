@@ -137,6 +137,20 @@ impl Automaton {
             return n;
         }
         let mut children = [DEAD; 7];
+        if field.pieces_needed() == 1 {
+            // One piece left: its placement is fixed by the empty cells.
+            if let Some(last) = field.last_placement() {
+                let reachable = generator
+                    .is_reachable(field.board(), &last, field.height())
+                    .unwrap_or(false);
+                if reachable {
+                    children[last.piece().index()] = ACCEPT;
+                }
+            }
+            let node = self.intern(children);
+            self.fields.insert(key, node);
+            return node;
+        }
         for piece in Piece::ALL {
             let moves = generator
                 .placements(field.board(), piece, field.height())

@@ -1,7 +1,7 @@
 //! [`PcField`]: the field below the clear line, as it is while a perfect clear is built.
 
 use pc_bitboard::{Board32, WIDTH, Word};
-use pc_srs::Placement;
+use pc_srs::{CentrePos, Piece, Placement, shape};
 
 /// The highest clear line the solver accepts.
 pub const MAX_CLEAR_LINE: u32 = 8;
@@ -82,6 +82,37 @@ impl PcField {
         empty_in_stretch % 4 == 0
     }
 
+    /// When exactly one piece is missing: the only placement that can finish the field
+    /// (the four empty cells must be one piece; no row in between can clear first, as a
+    /// collapsed field has no full row). `None` when they are no piece's shape.
+    pub fn last_placement(&self) -> Option<Placement> {
+        if self.pieces_needed() != 1 {
+            return None;
+        }
+        let empty = self.board.empty_cells_below(self.height);
+        let mut cells = [(0i32, 0i32); 4];
+        for (slot, (x, y)) in cells.iter_mut().zip(empty.cells()) {
+            *slot = (x as i32, y as i32);
+        }
+        cells.sort_unstable();
+        for piece in Piece::ALL {
+            for &o in shape::canonical_orientations(piece) {
+                let mut shape_cells = shape::cells(piece, o).map(|(x, y)| (x as i32, y as i32));
+                shape_cells.sort_unstable();
+                // Translate the shape so its first cell lands on the first empty cell.
+                let (dx, dy) = (cells[0].0 - shape_cells[0].0, cells[0].1 - shape_cells[0].1);
+                if shape_cells
+                    .iter()
+                    .zip(&cells)
+                    .all(|(&(x, y), &c)| (x + dx, y + dy) == c)
+                {
+                    return Placement::new(piece, o, CentrePos { x: dx, y: dy }).ok();
+                }
+            }
+        }
+        None
+    }
+
     /// A compact key: 8 bits per column and the height (fields of at most 8 rows).
     #[inline]
     pub(crate) fn key(&self) -> u128 {
@@ -90,5 +121,36 @@ impl PcField {
             k = (k << 8) | (self.board.column(x) & 0xff) as u128;
         }
         k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pc_srs::Orientation;
+
+    fn field(text: &str, height: u32) -> PcField {
+        PcField::new_unchecked(text.parse().unwrap(), height)
+    }
+
+    #[test]
+    fn last_placement_reads_the_shape_of_the_hole() {
+        let t = field("####.#####/###...####", 2).last_placement().unwrap();
+        assert_eq!(t, Piece::T.with(Orientation::Spawn).at(4, 0).unwrap());
+        let i = field("#########./#########./#########./#########.", 4)
+            .last_placement()
+            .unwrap();
+        assert_eq!(i.cells(), [(9, 0), (9, 1), (9, 2), (9, 3)]);
+        assert_eq!(i.piece(), Piece::I);
+        // Four cells that are no piece, and a field needing two pieces.
+        assert_eq!(field("#.##.#####/###..#####", 2).last_placement(), None);
+        assert_eq!(field("....######/....######", 2).last_placement(), None);
+    }
+
+    #[test]
+    fn filled_columns_split_the_parity_check() {
+        assert!(!field("#...######/#...######", 2).can_be_filled());
+        assert!(field("....######/....######", 2).can_be_filled());
+        assert!(!field("..#.######/..#.######", 2).can_be_filled());
     }
 }

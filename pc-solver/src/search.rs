@@ -208,6 +208,19 @@ impl<'p> Searcher<'p> {
             return known;
         }
         let mut ok = false;
+        if field.pieces_needed() == 1 {
+            // One piece left: its placement is fixed by the empty cells.
+            if let Some(last) = field.last_placement() {
+                let offered = turns(held, queue).any(|(piece, ..)| piece == last.piece());
+                ok = offered
+                    && self
+                        .generator
+                        .is_reachable(field.board(), &last, field.height())
+                        .unwrap_or(false);
+            }
+            self.memo.insert(key, ok);
+            return ok;
+        }
         'turns: for (piece, held_after, rest, _) in turns(held, queue) {
             let moves = self
                 .generator
