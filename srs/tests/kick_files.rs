@@ -74,3 +74,29 @@ fn srs_plus_i_kicks_are_mirror_symmetric() {
         -srs.kicks(Piece::I, Orientation::Spawn, Orientation::Left)[1].x
     );
 }
+
+mod fuzz {
+    use pc_srs::KickTable;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn arbitrary_text_never_panics(s in "\\PC{0,200}") {
+            let _ = KickTable::from_properties("fuzz", &s);
+        }
+
+        #[test]
+        fn kick_like_text_never_panics(s in "([IJLOSTZQ]\\.[NESWX]{2}=(&[IJLOSTZ]\\.[NESW]{2}|(\\( ?@?[+-]?[0-9]{1,3} ?, ?[+-]?[0-9]{1,3} ?\\)){0,17})[ #\n]{0,3}){0,12}") {
+            if let Ok(t) = KickTable::from_properties("fuzz", &s) {
+                // Whatever loads answers every lookup.
+                for p in pc_srs::Piece::ALL {
+                    for o in pc_srs::Orientation::ALL {
+                        let _ = t.kicks(p, o, o.cw());
+                    }
+                }
+            }
+        }
+    }
+}
