@@ -169,19 +169,10 @@ impl FromStr for PieceMultiset {
     /// Parses letters in any order and either case; whitespace and commas are ignored.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut m = PieceMultiset::EMPTY;
-        for (position, c) in s.chars().enumerate() {
-            if c.is_whitespace() || c == ',' {
-                continue;
-            }
-            let piece = Piece::from_char(c).ok_or(ParsePiecesError::NotAPiece {
-                column: position + 1,
-                found: c,
-            })?;
+        for item in crate::piece::letters(s) {
+            let (column, piece) = item?;
             if !m.insert(piece) {
-                return Err(ParsePiecesError::TooMany {
-                    column: position + 1,
-                    piece,
-                });
+                return Err(ParsePiecesError::TooMany { column, piece });
             }
         }
         Ok(m)

@@ -140,6 +140,24 @@ impl fmt::Display for Piece {
     }
 }
 
+/// The pieces written in `s`, each with its column (from 1); whitespace and commas are
+/// skipped, any other character that is not a piece letter is an error naming its column.
+pub(crate) fn letters(
+    s: &str,
+) -> impl Iterator<Item = Result<(usize, Piece), crate::ParsePiecesError>> + '_ {
+    s.chars()
+        .enumerate()
+        .filter(|&(_, c)| !(c.is_whitespace() || c == ','))
+        .map(|(position, c)| {
+            Piece::from_char(c)
+                .map(|piece| (position + 1, piece))
+                .ok_or(crate::ParsePiecesError::NotAPiece {
+                    column: position + 1,
+                    found: c,
+                })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -271,19 +271,10 @@ impl FromStr for PieceSet {
     /// ignored, a repeated piece is an error. The empty string is the empty set.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut set = PieceSet::EMPTY;
-        for (position, c) in s.chars().enumerate() {
-            if c.is_whitespace() || c == ',' {
-                continue;
-            }
-            let piece = Piece::from_char(c).ok_or(ParsePiecesError::NotAPiece {
-                column: position + 1,
-                found: c,
-            })?;
+        for item in crate::piece::letters(s) {
+            let (column, piece) = item?;
             if !set.insert(piece) {
-                return Err(ParsePiecesError::Repeated {
-                    column: position + 1,
-                    piece,
-                });
+                return Err(ParsePiecesError::Repeated { column, piece });
             }
         }
         Ok(set)

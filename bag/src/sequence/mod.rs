@@ -284,14 +284,8 @@ impl FromStr for Sequence {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut seq = Sequence::EMPTY;
         let mut count = 0;
-        for (i, c) in s.chars().enumerate() {
-            if c.is_whitespace() || c == ',' {
-                continue;
-            }
-            let piece = Piece::from_char(c).ok_or(ParsePiecesError::NotAPiece {
-                column: i + 1,
-                found: c,
-            })?;
+        for item in crate::piece::letters(s) {
+            let (_, piece) = item?;
             count += 1;
             // Keep counting after the limit so the error reports the real length.
             let _ = seq.push(piece);
