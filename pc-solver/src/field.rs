@@ -50,15 +50,23 @@ impl PcField {
     /// The field after locking `placement` (which must fit) and clearing full rows.
     #[inline]
     pub fn place(&self, placement: &Placement) -> PcField {
+        self.place_and_clear(placement).0
+    }
+
+    /// As [`PcField::place`], also returning the mask of the rows cleared (in this
+    /// field's coordinates).
+    #[inline]
+    pub fn place_and_clear(&self, placement: &Placement) -> (PcField, u32) {
         let mut board = self.board;
         for (x, y) in placement.cells() {
             board.fill(x as usize, y as u32);
         }
         let cleared = board.clear_full_rows();
-        PcField {
+        let next = PcField {
             board,
             height: self.height - cleared.count_ones(),
-        }
+        };
+        (next, cleared)
     }
 
     /// A necessary condition for a perfect clear: every stretch of columns between

@@ -261,12 +261,7 @@ impl<'p> Searcher<'p> {
                 .placements(field.board(), piece, field.height())
                 .expect("a valid field stays valid");
             for placement in moves.iter() {
-                let mut board = *field.board();
-                for (x, y) in placement.cells() {
-                    board.fill(x as usize, y as u32);
-                }
-                let cleared = board.full_rows() & ((1 << field.height()) - 1);
-                let next = field.place(&placement);
+                let (next, cleared) = field.place_and_clear(&placement);
                 if !next.can_be_filled() {
                     continue;
                 }

@@ -119,27 +119,3 @@ fn clear_line_up_to_4_without_hold() {
 fn clear_line_5_to_8() {
     run(|c| c.clear_line > 4);
 }
-
-#[test]
-#[ignore]
-fn automaton_size_on_slow_cases() {
-    use pc_solver::automaton::Automaton;
-    for case in cases()
-        .iter()
-        .filter(|c| c.file == "hold2.csv" && [9, 75, 126, 128].contains(&c.line))
-    {
-        let field = fumen::decode(&case.fumen).unwrap().first_field().unwrap();
-        let problem = PcProblem::new(field, case.clear_line, Rules::default()).unwrap();
-        let t = std::time::Instant::now();
-        let a = Automaton::build(problem.field(), &problem.rules().generator());
-        eprintln!(
-            "line {}: needed {} fields {} dead {} nodes {} in {:?}",
-            case.line,
-            problem.pieces_needed(),
-            a.field_count(),
-            a.dead_field_count(),
-            a.node_count(),
-            t.elapsed()
-        );
-    }
-}
