@@ -1,6 +1,6 @@
 //! The errors of the solver.
 
-use pc_srs::SrsError;
+use pc_srs::{Piece, SrsError};
 
 /// What is wrong with a perfect-clear problem or a request.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,6 +32,30 @@ pub enum SolverError {
         /// Pieces needed.
         needed: u32,
     },
+    /// The queue cannot come from a 7-bag that leaves the stated bag state after it.
+    #[error("queue piece {position} ({piece}) contradicts the bag state: {reason}")]
+    BagContradiction {
+        /// The piece.
+        piece: Piece,
+        /// Its position in the queue (0 is the current piece).
+        position: usize,
+        /// Why it cannot be there.
+        reason: &'static str,
+    },
+    /// The position's preview is not as long as the solver's.
+    #[error("the position shows {given} preview pieces but the solver is set up for {expected}")]
+    PreviewLength {
+        /// The solver's preview length.
+        expected: usize,
+        /// The position's.
+        given: usize,
+    },
+    /// A preview longer than the solver handles.
+    #[error("a preview of {0} pieces is longer than the 6 the solver handles")]
+    PreviewTooLong(usize),
+    /// An exact probability did not fit in 64-bit fractions.
+    #[error("an exact probability overflowed 64-bit fractions")]
+    Overflow,
     /// An error from the move generator.
     #[error(transparent)]
     Srs(#[from] SrsError),

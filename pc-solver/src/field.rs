@@ -130,6 +130,19 @@ impl PcField {
         }
         k
     }
+
+    /// The field of a [`PcField::key`].
+    #[inline]
+    pub(crate) fn from_key(key: u128) -> PcField {
+        let mut columns = [0u32; WIDTH];
+        for (x, column) in columns.iter_mut().enumerate() {
+            *column = (key >> (8 * (WIDTH - 1 - x)) & 0xff) as u32;
+        }
+        PcField {
+            board: Board32::from_columns(columns),
+            height: (key >> (8 * WIDTH)) as u32,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -153,6 +166,14 @@ mod tests {
         // Four cells that are no piece, and a field needing two pieces.
         assert_eq!(field("#.##.#####/###..#####", 2).last_placement(), None);
         assert_eq!(field("....######/....######", 2).last_placement(), None);
+    }
+
+    #[test]
+    fn keys_round_trip() {
+        let f = field("#.######../##.#######/###....###", 3);
+        assert_eq!(PcField::from_key(f.key()), f);
+        let g = field("", 8);
+        assert_eq!(PcField::from_key(g.key()), g);
     }
 
     #[test]

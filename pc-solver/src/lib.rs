@@ -2,18 +2,23 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod adaptive;
 pub mod automaton;
 mod error;
 pub mod field;
 pub mod fumen;
+mod known;
 pub mod percent;
+mod position;
 mod problem;
 mod rules;
 pub mod search;
 
+pub use adaptive::{RankedMove, Recommendation, Solver};
 pub use error::SolverError;
 pub use field::PcField;
 pub use percent::{PercentResult, TreeNode, percent};
+pub use position::Position;
 pub use problem::PcProblem;
 pub use rules::Rules;
 pub use search::{Searcher, Solution, Step};

@@ -3,10 +3,10 @@
 //! that many queues searched from one field share the work.
 
 use crate::field::PcField;
+use crate::known::{Goal, KnownMemo, KnownSolver, turns};
 use crate::problem::PcProblem;
-use ahash::AHashMap;
 use pc_bitboard::Board32;
-use pc_srs::{MoveGenerator, Piece, Placement};
+use pc_srs::{Piece, Placement};
 
 /// One move of a solution.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -75,36 +75,10 @@ impl RowMap {
     }
 }
 
-/// A memo key: field, hold slot, and the pieces still to come.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Key {
-    field: u128,
-    queue: u64,
-    held: u8,
-}
-
-fn queue_key(queue: &[Piece]) -> u64 {
-    // Base-8 digits behind a leading 1, so lengths differ; 21 pieces fit in 64 bits.
-    queue.iter().fold(1u64, |k, p| (k << 3) | p.index() as u64)
-}
-
-/// The choices of one turn: (piece played, hold afterwards, queue afterwards, from hold).
-fn turns(
-    held: Option<Piece>,
-    queue: &[Piece],
-) -> impl Iterator<Item = (Piece, Option<Piece>, &[Piece], bool)> {
-    let next = queue.split_first();
-    let rest = next.map_or(&[][..], |(_, r)| r);
-    let from_hold = held.map(|h| (h, next.map(|(&n, _)| n), rest, true));
-    let from_queue = next.and_then(|(&n, r)| (Some(n) != held).then_some((n, held, r, false)));
-    from_hold.into_iter().chain(from_queue)
-}
-
 /// A search over one problem; keeps what it learned for later queues.
 pub struct Searcher<'p> {
     problem: &'p PcProblem,
-    generator: MoveGenerator<'p>,
-    memo: AHashMap<Key, bool>,
+    memo: KnownMemo,
 }
 
 impl<'p> Searcher<'p> {
@@ -112,8 +86,7 @@ impl<'p> Searcher<'p> {
     pub fn new(problem: &'p PcProblem) -> Self {
         Searcher {
             problem,
-            generator: problem.rules().generator(),
-            memo: AHashMap::new(),
+            memo: KnownMemo::default(),
         }
     }
 
@@ -127,11 +100,19 @@ impl<'p> Searcher<'p> {
         self.memo.clear();
     }
 
+    /// The known-queue core over this searcher's memo.
+    fn known(&mut self) -> KnownSolver<'_> {
+        let rules = self.problem.rules();
+        let goal = Goal {
+            lower_clears: false,
+        };
+        KnownSolver::new(rules.generator(), rules.hold, goal, &mut self.memo)
+    }
+
     /// Whether the queue (after `hold`, if any) can make a perfect clear.
     pub fn has_solution(&mut self, hold: Option<Piece>, queue: &[Piece]) -> bool {
         let field = *self.problem.field();
-        let (held, queue) = self.normalise(hold, queue);
-        self.solve(field, held, queue)
+        self.known().solve(field, hold, queue)
     }
 
     /// One perfect clear for the queue, if there is one.
@@ -153,7 +134,7 @@ impl<'p> Searcher<'p> {
         mut visit: impl FnMut(&Solution) -> bool,
     ) {
         let field = *self.problem.field();
-        let (held, queue) = self.normalise(hold, queue);
+        let (held, queue) = self.known().normalise(hold, queue);
         let mut current = Solution::default();
         self.enumerate(
             field,
@@ -175,69 +156,6 @@ impl<'p> Searcher<'p> {
         n
     }
 
-    /// With hold, an empty slot takes the first piece at once; the held piece is then
-    /// always the first choice of a turn.
-    fn normalise<'q>(
-        &self,
-        hold: Option<Piece>,
-        queue: &'q [Piece],
-    ) -> (Option<Piece>, &'q [Piece]) {
-        if !self.problem.rules().hold {
-            return (None, queue);
-        }
-        match (hold, queue.split_first()) {
-            (None, Some((&first, rest))) => (Some(first), rest),
-            _ => (hold, queue),
-        }
-    }
-
-    fn solve(&mut self, field: PcField, held: Option<Piece>, queue: &[Piece]) -> bool {
-        if field.is_clear() {
-            return true;
-        }
-        let available = queue.len() as u32 + held.is_some() as u32;
-        if available < field.pieces_needed() {
-            return false;
-        }
-        let key = Key {
-            field: field.key(),
-            queue: queue_key(queue),
-            held: held.map_or(7, |p| p.index() as u8),
-        };
-        if let Some(&known) = self.memo.get(&key) {
-            return known;
-        }
-        let mut ok = false;
-        if field.pieces_needed() == 1 {
-            // One piece left: its placement is fixed by the empty cells.
-            if let Some(last) = field.last_placement() {
-                let offered = turns(held, queue).any(|(piece, ..)| piece == last.piece());
-                ok = offered
-                    && self
-                        .generator
-                        .is_reachable(field.board(), &last, field.height())
-                        .unwrap_or(false);
-            }
-            self.memo.insert(key, ok);
-            return ok;
-        }
-        'turns: for (piece, held_after, rest, _) in turns(held, queue) {
-            let moves = self
-                .generator
-                .placements(field.board(), piece, field.height())
-                .expect("a valid field stays valid");
-            for placement in moves.iter() {
-                let next = field.place(&placement);
-                if next.can_be_filled() && self.solve(next, held_after, rest) {
-                    ok = true;
-                    break 'turns;
-                }
-            }
-        }
-        self.memo.insert(key, ok);
-        ok
-    }
-
     /// Depth-first enumeration; returns `false` when the visitor asked to stop.
     fn enumerate(
         &mut self,
@@ -251,13 +169,15 @@ impl<'p> Searcher<'p> {
         if field.is_clear() {
             return visit(current);
         }
-        if !self.solve(field, held, queue) {
+        if !self.known().solve(field, held, queue) {
             return true;
         }
         let turns: Vec<_> = turns(held, queue).collect();
         for (piece, held_after, rest, from_hold) in turns {
             let moves = self
-                .generator
+                .problem
+                .rules()
+                .generator()
                 .placements(field.board(), piece, field.height())
                 .expect("a valid field stays valid");
             for placement in moves.iter() {

@@ -1,0 +1,287 @@
+//! The known-queue core shared by [`crate::Searcher`] and the adaptive [`crate::Solver`]:
+//! whether a (field, hold, pieces left) state can still make a perfect clear, remembered
+//! per state, and the same question for a queue whose last piece is not known yet.
+
+use crate::field::PcField;
+use ahash::AHashMap;
+use pc_srs::{MoveGenerator, Piece};
+use std::sync::Arc;
+
+/// Every piece, as a bit set over [`Piece::index`].
+pub(crate) const ALL_PIECES: u8 = 0x7f;
+
+/// A memo key: field, hold slot, and the pieces still to come.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Key {
+    field: u128,
+    queue: u64,
+    held: u8,
+}
+
+impl Key {
+    pub(crate) fn new(field: &PcField, held: Option<Piece>, queue: &[Piece]) -> Key {
+        Key {
+            field: field.key(),
+            queue: queue_key(queue),
+            held: held.map_or(7, |p| p.index() as u8),
+        }
+    }
+}
+
+/// Base-8 digits behind a leading 1, so lengths differ; 21 pieces fit in 64 bits.
+pub(crate) fn queue_key(queue: &[Piece]) -> u64 {
+    queue.iter().fold(1u64, |k, p| (k << 3) | p.index() as u64)
+}
+
+/// The choices of one turn: (piece played, hold afterwards, queue afterwards, from hold).
+/// With the hold slot filled, the held piece is always offered first.
+pub(crate) fn turns(
+    held: Option<Piece>,
+    queue: &[Piece],
+) -> impl Iterator<Item = (Piece, Option<Piece>, &[Piece], bool)> {
+    let next = queue.split_first();
+    let rest = next.map_or(&[][..], |(_, r)| r);
+    let from_hold = held.map(|h| (h, next.map(|(&n, _)| n), rest, true));
+    let from_queue = next.and_then(|(&n, r)| (Some(n) != held).then_some((n, held, r, false)));
+    from_hold.into_iter().chain(from_queue)
+}
+
+/// What counts as a perfect clear, and the fewest pieces that can still make one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Goal {
+    /// Whether emptying the board below the clear line counts before every row up to the
+    /// line is cleared (a 2-line PC while building a 4-line one).
+    pub(crate) lower_clears: bool,
+}
+
+impl Goal {
+    /// Whether the field is a perfect clear. A field met after a placement has no cells
+    /// only when lines were cleared, so an empty board there is a PC.
+    #[inline]
+    pub(crate) fn reached(&self, field: &PcField) -> bool {
+        field.is_clear() || (self.lower_clears && field.board().is_empty())
+    }
+
+    /// A lower bound on the pieces still needed.
+    #[inline]
+    pub(crate) fn min_pieces(&self, field: &PcField) -> u32 {
+        if !self.lower_clears {
+            return field.pieces_needed();
+        }
+        // The lowest clear line at or above every filled cell whose empty cells a whole
+        // number of pieces can cover.
+        let cells = field.board().cell_count();
+        let top = field.board().height();
+        (top.max(1)..=field.height())
+            .find(|h| (10 * h - cells) % 4 == 0)
+            .map_or(field.pieces_needed(), |h| (10 * h - cells) / 4)
+    }
+}
+
+/// What the known-queue searches remember, kept apart from the rules so that a solver can
+/// own it next to its kick table.
+#[derive(Default)]
+pub(crate) struct KnownMemo {
+    memo: AHashMap<Key, bool>,
+    masks: AHashMap<Key, u8>,
+    /// For a field and a piece, the fields its placements lead to that can still be
+    /// filled (as keys): move generation is most of the cost of a search, and the same
+    /// fields come back with other queues.
+    children: AHashMap<(u128, u8), Arc<[u128]>>,
+}
+
+impl KnownMemo {
+    /// States remembered.
+    pub(crate) fn len(&self) -> usize {
+        self.memo.len() + self.masks.len() + self.children.len() * 4
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.memo.clear();
+        self.masks.clear();
+        self.children.clear();
+    }
+}
+
+/// Known-queue perfect clears from any collapsed field, remembered per state.
+pub(crate) struct KnownSolver<'a> {
+    pub(crate) generator: MoveGenerator<'a>,
+    hold: bool,
+    pub(crate) goal: Goal,
+    memo: &'a mut KnownMemo,
+}
+
+impl<'a> KnownSolver<'a> {
+    pub(crate) fn new(
+        generator: MoveGenerator<'a>,
+        hold: bool,
+        goal: Goal,
+        memo: &'a mut KnownMemo,
+    ) -> Self {
+        KnownSolver {
+            generator,
+            hold,
+            goal,
+            memo,
+        }
+    }
+
+    /// States remembered.
+    pub(crate) fn len(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// Forgets every remembered state.
+    pub(crate) fn clear(&mut self) {
+        self.memo.clear();
+    }
+
+    /// The fields that placing `piece` on `field` leads to and that can still be filled
+    /// (a PC, with the goal's lower clears, counts as fillable).
+    pub(crate) fn children(&mut self, field: &PcField, piece: Piece) -> Arc<[u128]> {
+        let key = (field.key(), piece.index() as u8);
+        if let Some(children) = self.memo.children.get(&key) {
+            return children.clone();
+        }
+        let children: Arc<[u128]> = self
+            .generator
+            .placements(field.board(), piece, field.height())
+            .expect("a valid field stays valid")
+            .iter()
+            .map(|p| field.place(&p))
+            .filter(|f| f.can_be_filled())
+            .map(|f| f.key())
+            .collect();
+        self.memo.children.insert(key, children.clone());
+        children
+    }
+
+    /// With hold, an empty slot takes the first piece at once: holding it or playing it
+    /// and holding the next leave the same choices.
+    pub(crate) fn normalise<'q>(
+        &self,
+        held: Option<Piece>,
+        queue: &'q [Piece],
+    ) -> (Option<Piece>, &'q [Piece]) {
+        if !self.hold {
+            return (None, queue);
+        }
+        match (held, queue.split_first()) {
+            (None, Some((&first, rest))) => (Some(first), rest),
+            _ => (held, queue),
+        }
+    }
+
+    /// Whether the pieces (hold, then the queue) can make a perfect clear of the field.
+    pub(crate) fn solve(&mut self, field: PcField, held: Option<Piece>, queue: &[Piece]) -> bool {
+        let (held, queue) = self.normalise(held, queue);
+        self.solve_normalised(field, held, queue)
+    }
+
+    fn solve_normalised(&mut self, field: PcField, held: Option<Piece>, queue: &[Piece]) -> bool {
+        if self.goal.reached(&field) {
+            return true;
+        }
+        let available = queue.len() as u32 + held.is_some() as u32;
+        if available < self.goal.min_pieces(&field) {
+            return false;
+        }
+        let key = Key::new(&field, held, queue);
+        if let Some(&known) = self.memo.memo.get(&key) {
+            return known;
+        }
+        let mut ok = false;
+        if field.pieces_needed() == 1 {
+            // One piece left: its placement is fixed by the empty cells.
+            if let Some(last) = field.last_placement() {
+                let offered = turns(held, queue).any(|(piece, ..)| piece == last.piece());
+                ok = offered
+                    && self
+                        .generator
+                        .is_reachable(field.board(), &last, field.height())
+                        .unwrap_or(false);
+            }
+            self.memo.memo.insert(key, ok);
+            return ok;
+        }
+        'turns: for (piece, held_after, rest, _) in turns(held, queue) {
+            for &next in self.children(&field, piece).iter() {
+                if self.solve_normalised(PcField::from_key(next), held_after, rest) {
+                    ok = true;
+                    break 'turns;
+                }
+            }
+        }
+        self.memo.memo.insert(key, ok);
+        ok
+    }
+
+    /// Of the pieces `x` in `wanted` (bits over [`Piece::index`]), those for which hold,
+    /// then the queue, then `x` can make a perfect clear: one search for a queue whose
+    /// last piece is not revealed yet.
+    pub(crate) fn solve_last_unknown(
+        &mut self,
+        field: PcField,
+        held: Option<Piece>,
+        queue: &[Piece],
+        wanted: u8,
+    ) -> u8 {
+        let (held, queue) = match queue.split_first() {
+            Some((&first, rest)) if self.hold && held.is_none() => (Some(first), rest),
+            _ => (held, queue),
+        };
+        self.last_unknown(field, held, queue, wanted) & wanted
+    }
+
+    /// A set of pieces that can end the PC: all that can among `wanted`, maybe more.
+    fn last_unknown(
+        &mut self,
+        field: PcField,
+        held: Option<Piece>,
+        queue: &[Piece],
+        wanted: u8,
+    ) -> u8 {
+        if self.goal.reached(&field) {
+            return ALL_PIECES;
+        }
+        let available = queue.len() as u32 + held.is_some() as u32 + 1;
+        if available < self.goal.min_pieces(&field) {
+            return 0;
+        }
+        if queue.is_empty() {
+            // The unknown piece comes next: try each.
+            let mut found = 0;
+            for x in Piece::ALL {
+                if wanted >> x.index() & 1 == 1 && self.solve_normalised(field, held, &[x]) {
+                    found |= 1 << x.index();
+                }
+            }
+            return found;
+        }
+        let key = Key::new(&field, held, queue);
+        // What an earlier search found, and whether it tried every move.
+        let (mut found, complete) = self
+            .memo
+            .masks
+            .get(&key)
+            .map_or((0, false), |&m| (m & ALL_PIECES, m >> 7 == 1));
+        if complete || found & wanted == wanted {
+            return found;
+        }
+        // Children are asked only for what is still missing, so the result is the whole
+        // truth only when every piece was wanted.
+        let mut complete = wanted == ALL_PIECES;
+        'turns: for (piece, held_after, rest, _) in turns(held, queue) {
+            for &next in self.children(&field, piece).iter() {
+                let missing = wanted & !found;
+                found |= self.last_unknown(PcField::from_key(next), held_after, rest, missing);
+                if found & wanted == wanted {
+                    complete = found == ALL_PIECES;
+                    break 'turns;
+                }
+            }
+        }
+        self.memo.masks.insert(key, found | (complete as u8) << 7);
+        found
+    }
+}

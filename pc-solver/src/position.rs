@@ -1,0 +1,174 @@
+//! [`Position`]: what a player sees when a piece is about to be placed.
+
+use crate::error::SolverError;
+use crate::percent::bag_piece;
+use pc_bag::PieceSet;
+use pc_bitboard::Board32;
+use pc_srs::Piece;
+
+/// A position of a live game, as the player sees it: the field below the clear line, the
+/// hold slot, the current piece, the preview, and the 7-bag state.
+///
+/// `bag` is the set of pieces still to come from the current bag **after** the last
+/// preview piece; empty means the preview ends a bag and a fresh one follows.
+///
+/// ```
+/// use pc_bag::PieceSet;
+/// use pc_solver::Position;
+/// use pc_srs::Piece;
+///
+/// // The first piece of a game: nothing held, I then five previews, and the last piece
+/// // of the first bag (Z) still to come.
+/// let position = Position::new("".parse()?, Piece::I)
+///     .with_preview(&[Piece::T, Piece::L, Piece::O, Piece::S, Piece::J])
+///     .with_bag("Z".parse()?);
+/// assert_eq!(position.clear_line, 4);
+/// assert_eq!(position.queue().len(), 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Position {
+    /// The cells below the clear line.
+    pub field: Board32,
+    /// The clear line: the height of the perfect clear (1 to 8).
+    pub clear_line: u32,
+    /// The piece in the hold slot.
+    pub hold: Option<Piece>,
+    /// The piece to place now.
+    pub current: Piece,
+    /// The next pieces, nearest first.
+    pub preview: Vec<Piece>,
+    /// The pieces still to come from the current bag after the preview (empty: a fresh
+    /// bag follows the preview).
+    pub bag: PieceSet,
+}
+
+impl Position {
+    /// A position with nothing held, no preview, a fresh bag after the current piece, and
+    /// clear line 4.
+    pub fn new(field: Board32, current: Piece) -> Position {
+        Position {
+            field,
+            clear_line: 4,
+            hold: None,
+            current,
+            preview: Vec::new(),
+            bag: PieceSet::EMPTY,
+        }
+    }
+
+    /// The same position with another clear line.
+    pub fn with_clear_line(mut self, clear_line: u32) -> Position {
+        self.clear_line = clear_line;
+        self
+    }
+
+    /// The same position with a piece in the hold slot (or none).
+    pub fn with_hold(mut self, hold: Option<Piece>) -> Position {
+        self.hold = hold;
+        self
+    }
+
+    /// The same position with this preview.
+    pub fn with_preview(mut self, preview: &[Piece]) -> Position {
+        self.preview = preview.to_vec();
+        self
+    }
+
+    /// The same position with this bag state (pieces to come after the preview).
+    pub fn with_bag(mut self, bag: PieceSet) -> Position {
+        self.bag = bag;
+        self
+    }
+
+    /// The current piece followed by the preview.
+    pub fn queue(&self) -> Vec<Piece> {
+        let mut queue = Vec::with_capacity(self.preview.len() + 1);
+        queue.push(self.current);
+        queue.extend_from_slice(&self.preview);
+        queue
+    }
+
+    /// Checks that the queue can come from a 7-bag that leaves `bag` after it: the pieces
+    /// of the current bag within the queue are distinct and not in `bag`, and each earlier
+    /// bag's pieces are distinct.
+    pub fn check_bag(&self) -> Result<(), SolverError> {
+        let queue = self.queue();
+        let drawn = (7 - self.bag.len()) % 7;
+        let mut seen = PieceSet::EMPTY;
+        let mut in_bag = if drawn == 0 { 7 } else { drawn };
+        let mut remaining = self.bag;
+        // Walk back from the end of the queue, one bag at a time.
+        for (position, &piece) in queue.iter().enumerate().rev() {
+            if in_bag == 0 {
+                seen = PieceSet::EMPTY;
+                remaining = PieceSet::EMPTY;
+                in_bag = 7;
+            }
+            let p = bag_piece(piece);
+            if remaining.contains(p) {
+                return Err(SolverError::BagContradiction {
+                    piece,
+                    position,
+                    reason: "the bag state says it is still to come",
+                });
+            }
+            if !seen.insert(p) {
+                return Err(SolverError::BagContradiction {
+                    piece,
+                    position,
+                    reason: "it appears twice in one bag",
+                });
+            }
+            in_bag -= 1;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(queue: &str, bag: &str) -> Position {
+        let pieces: Vec<Piece> = queue
+            .chars()
+            .map(|c| Piece::from_char(c).unwrap())
+            .collect();
+        Position::new(Board32::new(), pieces[0])
+            .with_preview(&pieces[1..])
+            .with_bag(bag.parse().unwrap())
+    }
+
+    #[test]
+    fn bag_states_that_fit_the_queue() {
+        assert!(position("ITLOSJ", "Z").check_bag().is_ok());
+        assert!(position("ITLOSJZ", "").check_bag().is_ok());
+        // Z ends the first bag; T I start the next, five to come.
+        assert!(position("ITLOSJZTI", "JLOSZ").check_bag().is_ok());
+        // Only part of the current bag is in view: the rest may have come before.
+        assert!(position("TI", "JLOSZ").check_bag().is_ok());
+    }
+
+    #[test]
+    fn contradictions_name_the_piece_and_position() {
+        let err = position("ITLOSJ", "I").check_bag().unwrap_err();
+        assert_eq!(
+            err,
+            SolverError::BagContradiction {
+                piece: Piece::I,
+                position: 0,
+                reason: "the bag state says it is still to come"
+            }
+        );
+        let err = position("ITLOSJT", "").check_bag().unwrap_err();
+        assert!(matches!(
+            err,
+            SolverError::BagContradiction { position: 1, .. }
+        ));
+        assert!(position("IOTLOS", "JZ").check_bag().is_err());
+        // A bag boundary before the current bag's part starts a new set.
+        assert!(position("IITLOS", "JZ").check_bag().is_ok());
+    }
+}

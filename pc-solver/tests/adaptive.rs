@@ -1,0 +1,450 @@
+//! The exact chance with a limited preview, checked against a plain expectimax written
+//! straight from the definition, against the clairvoyant chance, and against itself
+//! (the value of a position is the best move's average over the revealed piece).
+
+use pc_bag::{BagState, PieceSet, Ratio};
+use pc_bitboard::Board32;
+use pc_solver::percent::{bag_piece, srs_piece};
+use pc_solver::{PcProblem, Position, Rules, Searcher, Solver, SolverError};
+use pc_srs::{MoveGenerator, Piece};
+use proptest::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+fn pieces(s: &str) -> Vec<Piece> {
+    s.chars().map(|c| Piece::from_char(c).unwrap()).collect()
+}
+
+type StateKey = (Board32, u32, Option<Piece>, Vec<Piece>, PieceSet, bool);
+
+/// The definition, with nothing clever: play every move, reveal every piece, recurse
+/// (remembering positions already valued, which changes no value).
+struct BruteForce<'r> {
+    generator: MoveGenerator<'r>,
+    hold: bool,
+    two_line: bool,
+    memo: RefCell<HashMap<StateKey, Ratio>>,
+}
+
+impl BruteForce<'_> {
+    fn drawable(bag: PieceSet) -> PieceSet {
+        if bag.is_empty() { PieceSet::ALL } else { bag }
+    }
+
+    /// Places a piece and clears full rows: the new field, its clear line, and whether it
+    /// is a perfect clear.
+    fn place(&self, field: &Board32, line: u32, p: &pc_srs::Placement) -> (Board32, u32, bool) {
+        let mut board = *field;
+        for (x, y) in p.cells() {
+            board.fill(x as usize, y as u32);
+        }
+        let cleared = board.clear_full_rows().count_ones();
+        let line = line - cleared;
+        let pc = line == 0 || (self.two_line && board.is_empty());
+        (board, line, pc)
+    }
+
+    /// The value of placing `piece` now, then revealing a piece.
+    fn place_then_reveal(
+        &self,
+        field: &Board32,
+        line: u32,
+        piece: Piece,
+        hold: Option<Piece>,
+        rest: &[Piece],
+        bag: PieceSet,
+    ) -> Ratio {
+        let moves = self.generator.placements(field, piece, line).unwrap();
+        let mut best = Ratio::ZERO;
+        for p in moves.iter() {
+            let (next, next_line, pc) = self.place(field, line, &p);
+            let v = if pc {
+                Ratio::ONE
+            } else {
+                self.reveal(&next, next_line, hold, rest, bag, true)
+            };
+            best = best.max(v);
+        }
+        best
+    }
+
+    /// The average over the next revealed piece of the decision that follows.
+    fn reveal(
+        &self,
+        field: &Board32,
+        line: u32,
+        hold: Option<Piece>,
+        rest: &[Piece],
+        bag: PieceSet,
+        can_hold: bool,
+    ) -> Ratio {
+        let drawable = Self::drawable(bag);
+        let share = Ratio::new(1, drawable.len() as u64).unwrap();
+        let mut sum = Ratio::ZERO;
+        for b in drawable.iter() {
+            let mut queue = rest.to_vec();
+            queue.push(srs_piece(b));
+            sum = sum + self.decide(field, line, hold, &queue, drawable.without(b), can_hold);
+        }
+        sum * share
+    }
+
+    fn decide(
+        &self,
+        field: &Board32,
+        line: u32,
+        hold: Option<Piece>,
+        queue: &[Piece],
+        bag: PieceSet,
+        can_hold: bool,
+    ) -> Ratio {
+        let key = (*field, line, hold, queue.to_vec(), bag, can_hold);
+        if let Some(&v) = self.memo.borrow().get(&key) {
+            return v;
+        }
+        let (current, rest) = queue.split_first().unwrap();
+        let mut best = self.place_then_reveal(field, line, *current, hold, rest, bag);
+        if self.hold && can_hold {
+            match hold {
+                Some(h) => {
+                    let v = self.place_then_reveal(field, line, h, Some(*current), rest, bag);
+                    best = best.max(v);
+                }
+                None => {
+                    let v = self.reveal(field, line, Some(*current), rest, bag, false);
+                    best = best.max(v);
+                }
+            }
+        }
+        self.memo.borrow_mut().insert(key, best);
+        best
+    }
+}
+
+fn brute_force(rules: &Rules, two_line: bool, position: &Position) -> Ratio {
+    let brute = BruteForce {
+        generator: rules.generator(),
+        hold: rules.hold,
+        two_line,
+        memo: RefCell::new(HashMap::new()),
+    };
+    let hold = if rules.hold { position.hold } else { None };
+    brute.decide(
+        &position.field,
+        position.clear_line,
+        hold,
+        &position.queue(),
+        position.bag,
+        true,
+    )
+}
+
+fn solver(rules: &Rules, preview: usize, two_line: bool) -> Solver {
+    Solver::new(rules.clone())
+        .with_preview(preview)
+        .unwrap()
+        .with_two_line(two_line)
+}
+
+fn position(field: &str, line: u32, hold: &str, queue: &str, bag: &str) -> Position {
+    let queue = pieces(queue);
+    Position::new(field.parse().unwrap(), queue[0])
+        .with_clear_line(line)
+        .with_hold(pieces(hold).first().copied())
+        .with_preview(&queue[1..])
+        .with_bag(bag.parse().unwrap())
+}
+
+/// Small positions: 2-line PCs and fields with 2 to 4 pieces left.
+const CASES: &[(&str, u32, &str, &str, &str)] = &[
+    ("", 2, "", "IO", "JLSTZ"),
+    ("", 2, "", "TL", "IJOSZ"),
+    ("", 2, "O", "IJ", "LSTZ"),
+    ("", 2, "", "LJO", "ISTZ"),
+    ("", 2, "I", "T", "JLOSZ"),
+    ("", 2, "S", "Z", ""),
+    (
+        "####....##/####....##/####....##/####....##",
+        4,
+        "",
+        "OO",
+        "IJLSTZ",
+    ),
+    (
+        "####....##/####....##/####....##/####....##",
+        4,
+        "I",
+        "T",
+        "JLOSZ",
+    ),
+    (
+        "####....##/####....##/####....##/####....##",
+        4,
+        "",
+        "LJ",
+        "IOSTZ",
+    ),
+    (
+        "######..##/#####...##/####....##/###...####",
+        4,
+        "T",
+        "L",
+        "IJOSZ",
+    ),
+    ("##......##/##......##", 2, "T", "I", "JLOSZ"),
+    ("###....###/###....###", 2, "", "T", "IJLOSZ"),
+    (
+        "..########/..########/..########/..########",
+        4,
+        "",
+        "O",
+        "IJLSTZ",
+    ),
+    ("........##/........##", 2, "", "IL", "JOSTZ"),
+];
+
+fn cases() -> impl Iterator<Item = Position> {
+    CASES.iter().map(|&(f, l, h, q, b)| position(f, l, h, q, b))
+}
+
+#[test]
+fn equals_a_plain_expectimax_on_small_positions() {
+    let mut checked = 0;
+    let mut non_trivial = 0;
+    for rules in [Rules::default(), Rules::without_hold()] {
+        for base in cases() {
+            let preview = base.preview.len();
+            let mut s = solver(&rules, preview, false);
+            let got = s.chance(&base).unwrap();
+            let want = brute_force(&rules, false, &base);
+            assert_eq!(got, want, "{base:?} hold {}", rules.hold);
+            // The ranking agrees on the position's value.
+            let r = s.recommend(&base).unwrap();
+            assert_eq!(r.chance, want);
+            checked += 1;
+            if !want.is_zero() && !want.is_one() {
+                non_trivial += 1;
+            }
+        }
+    }
+    assert!(checked >= 24, "{checked}");
+    // The cases must exercise real chance nodes, not only 0 and 1.
+    assert!(non_trivial >= 8, "{non_trivial}");
+}
+
+#[test]
+fn two_line_pcs_count_when_asked() {
+    // Clear line 4 but the two bottom rows are one O from a 2-line PC.
+    let base = position("######..##/######..##", 4, "", "TO", "IJLSZ");
+    let with = solver(&Rules::default(), 1, true).chance(&base).unwrap();
+    let without = solver(&Rules::default(), 1, false).chance(&base).unwrap();
+    assert!(with.is_one());
+    assert!(without < with, "{without}");
+    // A 2-line field where lower clears change nothing agrees with the expectimax.
+    let small = position("##......##/##......##", 2, "T", "I", "JLOSZ");
+    let v = solver(&Rules::default(), 0, true).chance(&small).unwrap();
+    assert_eq!(v, brute_force(&Rules::default(), true, &small));
+}
+
+/// The clairvoyant chance: the bag-weighted share of continuations for which a PC exists
+/// with the whole sequence known.
+fn clairvoyant(rules: &Rules, position: &Position) -> Ratio {
+    let problem = PcProblem::new(position.field, position.clear_line, rules.clone()).unwrap();
+    let mut searcher = Searcher::new(&problem);
+    let wanted = problem.pieces_needed() as usize + rules.hold as usize;
+    let queue = position.queue();
+    let hold = if rules.hold { position.hold } else { None };
+    let known = queue.len() + hold.is_some() as usize;
+    let bag = BagState::from_remaining(position.bag);
+    let mut total = Ratio::ZERO;
+    for (seq, p) in bag.continuations(wanted.saturating_sub(known)).unwrap() {
+        let mut q = queue.clone();
+        q.extend(seq.iter().map(srs_piece));
+        if searcher.has_solution(hold, &q) {
+            total = total + p;
+        }
+    }
+    total
+}
+
+#[test]
+fn never_above_the_clairvoyant_chance_and_equal_with_everything_in_view() {
+    let pco = "##.....###/###....###/####...###/###....###";
+    let rules = Rules::default();
+    for (hold, queue, bag) in [
+        ("I", "TLOSJZ", ""),
+        ("I", "TLOSJ", "Z"),
+        ("", "ITLOS", "JZ"),
+        ("I", "TL", "OSJZ"),
+        ("I", "T", "LOSJZ"),
+        ("", "IT", "LOSJZ"),
+        ("T", "I", "JLOSZ"),
+    ] {
+        let base = position(pco, 4, hold, queue, bag);
+        let mut s = solver(&rules, base.preview.len(), false);
+        let adaptive = s.chance(&base).unwrap();
+        let upper = clairvoyant(&rules, &base);
+        assert!(adaptive <= upper, "{hold} {queue}: {adaptive} > {upper}");
+        // Four pieces needed: with the hold and three more in view, all are known.
+        let in_view = base.queue().len() + base.hold.is_some() as usize;
+        if in_view > 4 {
+            assert_eq!(adaptive, upper, "{hold} {queue}");
+        }
+    }
+}
+
+/// The position after a move, with one revealed piece.
+fn child(base: &Position, hold: bool, placement: &pc_srs::Placement, revealed: Piece) -> Position {
+    let mut board = base.field;
+    for (x, y) in placement.cells() {
+        board.fill(x as usize, y as u32);
+    }
+    let line = base.clear_line - board.clear_full_rows().count_ones();
+    let queue = base.queue();
+    let hold_after = if hold { Some(queue[0]) } else { base.hold };
+    let mut next: Vec<Piece> = queue[1..].to_vec();
+    next.push(revealed);
+    let drawable = if base.bag.is_empty() {
+        PieceSet::ALL
+    } else {
+        base.bag
+    };
+    Position {
+        field: board,
+        clear_line: line,
+        hold: hold_after,
+        current: next[0],
+        preview: next[1..].to_vec(),
+        bag: drawable.without(bag_piece(revealed)),
+    }
+}
+
+#[test]
+fn a_value_is_the_best_average_over_revealed_pieces() {
+    let rules = Rules::default();
+    let base = position(
+        "##......##/##......##/###....###/###....###",
+        4,
+        "I",
+        "TL",
+        "JOSZ",
+    );
+    let mut s = solver(&rules, 1, false);
+    let r = s.recommend(&base).unwrap();
+    assert!(r.moves.windows(2).all(|w| w[0].chance >= w[1].chance));
+    assert_eq!(r.chance, r.moves[0].chance);
+    let mut fresh = solver(&rules, 1, false);
+    for m in &r.moves {
+        let mut sum = Ratio::ZERO;
+        let drawable = base.bag;
+        for b in drawable.iter() {
+            let c = child(&base, m.hold, &m.placement, srs_piece(b));
+            let v = if c.clear_line == 0 {
+                Ratio::ONE
+            } else {
+                fresh.chance(&c).unwrap()
+            };
+            sum = sum + v;
+        }
+        let average = sum * Ratio::new(1, drawable.len() as u64).unwrap();
+        assert_eq!(m.chance, average, "{m:?}");
+        assert!(m.path.is_some());
+    }
+}
+
+#[test]
+fn the_best_line_replays_to_a_perfect_clear() {
+    let rules = Rules::default();
+    let base = position(
+        "##.....###/###....###/####...###/###....###",
+        4,
+        "I",
+        "TLOSJ",
+        "Z",
+    );
+    let r = solver(&rules, 4, false).recommend(&base).unwrap();
+    assert!(r.chance.is_one());
+    let mut board = base.field;
+    let mut line = 4;
+    let generator = rules.generator();
+    for p in &r.line {
+        assert!(generator.is_reachable(&board, p, line).unwrap(), "{p:?}");
+        for (x, y) in p.cells() {
+            board.fill(x as usize, y as u32);
+        }
+        line -= board.clear_full_rows().count_ones();
+    }
+    assert_eq!(line, 0);
+}
+
+#[test]
+fn contradictory_positions_get_typed_errors() {
+    let rules = Rules::default();
+    let mut s = solver(&rules, 2, false);
+    // Three pieces drawn from the current bag (JLOS left): T, I and T again.
+    let bad = position("", 4, "", "TIT", "JLOS");
+    assert!(matches!(
+        s.recommend(&bad),
+        Err(SolverError::BagContradiction { .. })
+    ));
+    // The bag says I is still to come, but it is in view.
+    let bad = position("", 4, "", "TIO", "IJLSZ");
+    assert!(matches!(
+        s.chance(&bad),
+        Err(SolverError::BagContradiction { .. })
+    ));
+    // Preview length differs from the solver's.
+    let bad = position("", 4, "", "TI", "JLOSZ");
+    assert!(matches!(
+        s.chance(&bad),
+        Err(SolverError::PreviewLength {
+            expected: 2,
+            given: 1
+        })
+    ));
+    // A field taller than the clear line, and one whose empty cells are no pieces.
+    let bad = position("#........./........../..........", 2, "", "TIO", "JLSZ");
+    assert!(matches!(
+        s.chance(&bad),
+        Err(SolverError::FieldAboveClearLine { .. })
+    ));
+    let bad = position("#.........", 2, "", "TIO", "JLSZ");
+    assert!(matches!(
+        s.chance(&bad),
+        Err(SolverError::EmptyCellsNotMultipleOfFour { .. })
+    ));
+    assert!(Solver::new(rules).with_preview(7).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Random 2-line positions: the solver equals the plain expectimax, with and without
+    /// hold, for every preview length that keeps the brute force small.
+    #[test]
+    fn random_two_line_positions_match_the_expectimax(
+        order in Just(Piece::ALL).prop_shuffle(),
+        drawn in 0usize..7,
+        preview in 0usize..3,
+        hold in any::<bool>(),
+        held in proptest::option::of(0usize..7),
+    ) {
+        // A queue from one bag: the first `drawn` pieces of it were already drawn.
+        let queue: Vec<Piece> = order[drawn..].iter().chain(order[..drawn].iter()).copied().take(preview + 1).collect();
+        prop_assume!(queue.len() == preview + 1);
+        let rules = if hold { Rules::default() } else { Rules::without_hold() };
+        let in_bag: PieceSet = order.iter().map(|&p| bag_piece(p)).collect();
+        let seen: PieceSet = queue.iter().map(|&p| bag_piece(p)).collect();
+        let mut bag = in_bag.difference(seen);
+        // The queue may run past the first bag's end only if it holds all of that bag.
+        if queue.len() > 7 - drawn { bag = PieceSet::EMPTY; }
+        let base = Position::new(Board32::new(), queue[0])
+            .with_clear_line(2)
+            .with_hold(held.map(|i| Piece::ALL[i]))
+            .with_preview(&queue[1..])
+            .with_bag(bag);
+        prop_assume!(base.check_bag().is_ok());
+        let got = solver(&rules, preview, false).chance(&base).unwrap();
+        prop_assert_eq!(got, brute_force(&rules, false, &base));
+    }
+}
