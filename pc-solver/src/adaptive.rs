@@ -14,7 +14,7 @@
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::fumen::Fumen;
-use crate::known::{ALL_PIECES, Goal, KnownMemo, KnownSolver};
+use crate::known::{ALL_PIECES, Goal, KnownMemo, KnownSolver, pieces_in};
 use crate::percent::srs_piece;
 use crate::position::Position;
 use crate::problem::PcProblem;
@@ -99,12 +99,6 @@ impl Node {
 /// The bag after drawing `piece` from `drawable` (0 when that empties it).
 fn bag_after(drawable: u8, piece: Piece) -> u8 {
     drawable & !(1 << piece.index())
-}
-
-fn pieces_of(set: u8) -> impl Iterator<Item = Piece> {
-    Piece::ALL
-        .into_iter()
-        .filter(move |p| set >> p.index() & 1 == 1)
 }
 
 /// One legal move of a position and its exact chance.
@@ -427,8 +421,12 @@ impl Engine<'_> {
         if let Some(&v) = self.values.get(&key) {
             return Ok(v);
         }
+        let (wanted, ceiling) = self.winnable(node);
         let mut best = Ratio::ZERO;
         'moves: for (piece, hold_after) in self.choices(node) {
+            if best >= ceiling {
+                break;
+            }
             for &child in self.known.children(&node.field, piece).iter() {
                 let field = PcField::from_key(child);
                 if self.goal.reached(&field) {
@@ -442,15 +440,15 @@ impl Engine<'_> {
                     drawable: node.drawable(),
                     can_hold: true,
                 };
-                if let Some(v) = self.reveal(&afterwards, Some(best))? {
+                if let Some(v) = self.reveal(&afterwards, Some(best), wanted)? {
                     best = best.max(v);
-                    if best.is_one() {
+                    if best >= ceiling {
                         break 'moves;
                     }
                 }
             }
         }
-        if self.holds_into_empty(node) && !best.is_one() {
+        if self.holds_into_empty(node) && best < ceiling {
             if let Some(v) = self.hold_into_empty(node, Some(best))? {
                 best = best.max(v);
             }
@@ -464,15 +462,42 @@ impl Engine<'_> {
         Ok(best)
     }
 
+    /// The pieces that may be revealed next and can still end in a PC, and the chance
+    /// that bounds the node's value. One placement before everything is in view, the
+    /// clairvoyant chance is one search (which next pieces let the known queue clear)
+    /// and no move can do better: a piece that fails with the whole queue known fails
+    /// after every move, so moves search only for the others, and once a move reaches
+    /// the bound the rest need not be tried. Elsewhere: every piece, and 1.
+    fn winnable(&mut self, node: &Node) -> (u8, Ratio) {
+        let drawable = node.drawable();
+        let needed = node.field.pieces_needed() as usize;
+        let in_view = node.queue.len as usize + 1;
+        let last_level = if self.hold {
+            needed < in_view + node.hold.is_some() as usize
+        } else {
+            needed <= in_view
+        };
+        if !last_level {
+            return (drawable, Ratio::ONE);
+        }
+        let wanted =
+            self.known
+                .solve_last_unknown(node.field, node.hold, node.queue.as_slice(), drawable);
+        let ceiling = Ratio::new(wanted.count_ones() as u64, drawable.count_ones() as u64)
+            .expect("a bag has a piece");
+        (wanted, ceiling)
+    }
+
     /// Every move at the root with its exact value. A hold into an empty slot reveals a
     /// piece before the placement is chosen; its entries give the value of each placement
     /// chosen blind.
     fn rank(&mut self, node: &Node) -> Result<Vec<(bool, Placement, Ratio)>, SolverError> {
         let mut ranked = Vec::new();
+        let (wanted, _) = self.winnable(node);
         for (hold, placement, afterwards) in self.moves(node) {
             let v = match afterwards {
                 None => Ratio::ONE,
-                Some(a) => self.reveal(&a, None)?.unwrap_or(Ratio::ZERO),
+                Some(a) => self.reveal(&a, None, wanted)?.unwrap_or(Ratio::ZERO),
             };
             ranked.push((hold, placement, v));
         }
@@ -491,7 +516,7 @@ impl Engine<'_> {
         let drawable = node.drawable();
         let n = drawable.count_ones() as u64;
         let mut sums: Vec<(Placement, Ratio)> = Vec::new();
-        for piece in pieces_of(drawable) {
+        for piece in pieces_in(drawable) {
             let child = Node {
                 field: node.field,
                 hold: Some(node.queue.pieces[0]),
@@ -499,10 +524,11 @@ impl Engine<'_> {
                 bag: bag_after(drawable, piece),
                 can_hold: false,
             };
+            let (wanted, _) = self.winnable(&child);
             for (i, (_, placement, afterwards)) in self.moves(&child).into_iter().enumerate() {
                 let v = match afterwards {
                     None => Ratio::ONE,
-                    Some(a) => self.reveal(&a, None)?.unwrap_or(Ratio::ZERO),
+                    Some(a) => self.reveal(&a, None, wanted)?.unwrap_or(Ratio::ZERO),
                 };
                 if sums.len() <= i {
                     sums.push((placement, Ratio::ZERO));
@@ -551,7 +577,7 @@ impl Engine<'_> {
         let share = Ratio::new(1, n).expect("a bag has a piece");
         let mut sum = Ratio::ZERO;
         let mut left = n;
-        for piece in pieces_of(drawable) {
+        for piece in pieces_in(drawable) {
             if let Some(a) = alpha {
                 if upper_bound(sum, left, share)? <= a {
                     return Ok(None);
@@ -623,11 +649,13 @@ impl Engine<'_> {
     }
 
     /// The average over the revealed piece after a move; `None` when it cannot beat
-    /// `alpha`.
+    /// `alpha`. Only the pieces of `wanted` can finish a PC when the move's children
+    /// are fully known (see [`Engine::winnable`]).
     fn reveal(
         &mut self,
         afterwards: &Afterwards,
         alpha: Option<Ratio>,
+        wanted: u8,
     ) -> Result<Option<Ratio>, SolverError> {
         if !afterwards.field.can_be_filled() {
             return Ok(alpha.is_none().then_some(Ratio::ZERO));
@@ -645,9 +673,12 @@ impl Engine<'_> {
                 needed <= child_in_view
             };
         if children_known {
-            let mask =
-                self.known
-                    .solve_last_unknown(afterwards.field, afterwards.hold, rest, drawable);
+            let mask = self.known.solve_last_unknown(
+                afterwards.field,
+                afterwards.hold,
+                rest,
+                drawable & wanted,
+            );
             let v = Ratio::new(mask.count_ones() as u64, n).expect("n > 0");
             return Ok(match alpha {
                 Some(a) if v <= a => None,

@@ -5,6 +5,7 @@
 use crate::field::PcField;
 use ahash::AHashMap;
 use pc_srs::{MoveGenerator, Piece};
+use pc_zdd_graph::{BuildOptions, FillGraph, PieceCounts, StateId};
 use std::sync::Arc;
 
 /// Every piece, as a bit set over [`Piece::index`].
@@ -31,6 +32,13 @@ impl Key {
 /// Base-8 digits behind a leading 1, so lengths differ; 21 pieces fit in 64 bits.
 pub(crate) fn queue_key(queue: &[Piece]) -> u64 {
     queue.iter().fold(1u64, |k, p| (k << 3) | p.index() as u64)
+}
+
+/// The pieces of a set over [`Piece::index`].
+pub(crate) fn pieces_in(set: u8) -> impl Iterator<Item = Piece> {
+    Piece::ALL
+        .into_iter()
+        .filter(move |p| set >> p.index() & 1 == 1)
 }
 
 /// The choices of one turn: (piece played, hold afterwards, queue afterwards, from hold).
@@ -88,18 +96,21 @@ pub(crate) struct KnownMemo {
     /// filled (as keys): move generation is most of the cost of a search, and the same
     /// fields come back with other queues.
     children: AHashMap<(u128, u8), Arc<[u128]>>,
+    /// Whether a field has a fill with at most the pieces of a budget.
+    tileable: AHashMap<(u128, PieceCounts), bool>,
 }
 
 impl KnownMemo {
     /// States remembered.
     pub(crate) fn len(&self) -> usize {
-        self.memo.len() + self.masks.len() + self.children.len() * 4
+        self.memo.len() + self.masks.len() + self.children.len() * 4 + self.tileable.len()
     }
 
     pub(crate) fn clear(&mut self) {
         self.memo.clear();
         self.masks.clear();
         self.children.clear();
+        self.tileable.clear();
     }
 }
 
@@ -154,6 +165,24 @@ impl<'a> KnownSolver<'a> {
             .collect();
         self.memo.children.insert(key, children.clone());
         children
+    }
+
+    /// Whether the empty cells of `field` can be covered by at most the pieces of
+    /// `budget`, ignoring order, rotation and gravity: a necessary condition for a PC
+    /// that the fill graph settles far faster than a search proves a failure.
+    fn tileable(&mut self, field: &PcField, budget: PieceCounts) -> bool {
+        if self.goal.lower_clears || field.is_clear() {
+            return true;
+        }
+        let key = (field.key(), budget);
+        if let Some(&t) = self.memo.tileable.get(&key) {
+            return t;
+        }
+        let options = BuildOptions::new().piece_budget(budget).acyclic(true);
+        let t = FillGraph::build(field.board(), field.height(), options)
+            .map_or(true, |g| g.root() != StateId::DEAD);
+        self.memo.tileable.insert(key, t);
+        t
     }
 
     /// With hold, an empty slot takes the first piece at once: holding it or playing it
@@ -230,7 +259,20 @@ impl<'a> KnownSolver<'a> {
             Some((&first, rest)) if self.hold && held.is_none() => (Some(first), rest),
             _ => (held, queue),
         };
-        self.last_unknown(field, held, queue, wanted) & wanted
+        // Pieces whose multiset cannot even tile the field are out at once.
+        let budget = PieceCounts::from_pieces(held.into_iter().chain(queue.iter().copied()));
+        let mut tiling = 0;
+        for x in pieces_in(wanted) {
+            let mut with_x = budget;
+            with_x.add(x);
+            if self.tileable(&field, with_x) {
+                tiling |= 1 << x.index();
+            }
+        }
+        if tiling == 0 {
+            return 0;
+        }
+        self.last_unknown(field, held, queue, tiling) & tiling
     }
 
     /// A set of pieces that can end the PC: all that can among `wanted`, maybe more.
