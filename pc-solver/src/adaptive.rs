@@ -480,9 +480,17 @@ impl Engine<'_> {
         if !last_level {
             return (drawable, Ratio::ONE);
         }
-        let wanted =
-            self.known
-                .solve_last_unknown(node.field, node.hold, node.queue.as_slice(), drawable);
+        // Siblings (the same move, another revealed piece) differ only in the queue's
+        // last piece: one search with two unknown pieces serves them all.
+        let (&last, before) = node
+            .queue
+            .as_slice()
+            .split_last()
+            .expect("a decision has a current piece");
+        let wanted = self
+            .known
+            .solve_last_two_unknown(node.field, node.hold, before)[last.index()]
+            & drawable;
         let ceiling = Ratio::new(wanted.count_ones() as u64, drawable.count_ones() as u64)
             .expect("a bag has a piece");
         (wanted, ceiling)
@@ -673,12 +681,23 @@ impl Engine<'_> {
                 needed <= child_in_view
             };
         if children_known {
-            let mask = self.known.solve_last_unknown(
-                afterwards.field,
-                afterwards.hold,
-                rest,
-                drawable & wanted,
-            );
+            let mask = match rest.split_last() {
+                // The move's siblings share the queue up to its last piece (see
+                // `winnable`).
+                Some((&last, before)) => {
+                    self.known
+                        .solve_last_two_unknown(afterwards.field, afterwards.hold, before)
+                        [last.index()]
+                        & drawable
+                        & wanted
+                }
+                _ => self.known.solve_last_unknown(
+                    afterwards.field,
+                    afterwards.hold,
+                    rest,
+                    drawable & wanted,
+                ),
+            };
             let v = Ratio::new(mask.count_ones() as u64, n).expect("n > 0");
             return Ok(match alpha {
                 Some(a) if v <= a => None,

@@ -53,6 +53,17 @@ pub enum SolverError {
     /// A preview longer than the solver handles.
     #[error("a preview of {0} pieces is longer than the 6 the solver handles")]
     PreviewTooLong(usize),
+    /// A move that the position does not allow.
+    #[error("illegal move: {0}")]
+    IllegalMove(&'static str),
+    /// Not as many revealed pieces as the move uses up.
+    #[error("the move reveals {expected} new preview pieces but {given} were given")]
+    RevealCount {
+        /// Pieces the move uses from the queue (2 for a hold into an empty slot).
+        expected: usize,
+        /// Pieces given.
+        given: usize,
+    },
     /// An exact probability did not fit in 64-bit fractions.
     #[error("an exact probability overflowed 64-bit fractions")]
     Overflow,

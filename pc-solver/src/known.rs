@@ -98,12 +98,19 @@ pub(crate) struct KnownMemo {
     children: AHashMap<(u128, u8), Arc<[u128]>>,
     /// Whether a field has a fill with at most the pieces of a budget.
     tileable: AHashMap<(u128, PieceCounts), bool>,
+    /// For a state whose queue ends before two unknown pieces x and y: for each x, the
+    /// y that finish the PC.
+    pairs: AHashMap<Key, [u8; 7]>,
 }
 
 impl KnownMemo {
     /// States remembered.
     pub(crate) fn len(&self) -> usize {
-        self.memo.len() + self.masks.len() + self.children.len() * 4 + self.tileable.len()
+        self.memo.len()
+            + self.masks.len()
+            + self.children.len() * 4
+            + self.tileable.len()
+            + self.pairs.len()
     }
 
     pub(crate) fn clear(&mut self) {
@@ -111,6 +118,7 @@ impl KnownMemo {
         self.masks.clear();
         self.children.clear();
         self.tileable.clear();
+        self.pairs.clear();
     }
 }
 
@@ -273,6 +281,65 @@ impl<'a> KnownSolver<'a> {
             return 0;
         }
         self.last_unknown(field, held, queue, tiling) & tiling
+    }
+
+    /// For each piece `x` (by [`Piece::index`]), the pieces `y` for which hold, then the
+    /// queue, then `x`, then `y` can make a perfect clear: one search for a queue whose
+    /// last two pieces are not revealed yet, sharing every state before `x` is played.
+    pub(crate) fn solve_last_two_unknown(
+        &mut self,
+        field: PcField,
+        held: Option<Piece>,
+        queue: &[Piece],
+    ) -> [u8; 7] {
+        let (held, queue) = self.normalise(held, queue);
+        self.last_two_unknown(field, held, queue)
+    }
+
+    fn last_two_unknown(
+        &mut self,
+        field: PcField,
+        held: Option<Piece>,
+        queue: &[Piece],
+    ) -> [u8; 7] {
+        const NONE: [u8; 7] = [0; 7];
+        const EVERY: [u8; 7] = [ALL_PIECES; 7];
+        if self.goal.reached(&field) {
+            return EVERY;
+        }
+        let available = queue.len() as u32 + held.is_some() as u32 + 2;
+        if available < self.goal.min_pieces(&field) {
+            return NONE;
+        }
+        if queue.is_empty() {
+            // x comes next: a search with one unknown piece for each.
+            let mut found = NONE;
+            for x in Piece::ALL {
+                found[x.index()] = match held {
+                    None if self.hold => self.last_unknown(field, Some(x), &[], ALL_PIECES),
+                    _ => self.last_unknown(field, held, &[x], ALL_PIECES),
+                };
+            }
+            return found;
+        }
+        let key = Key::new(&field, held, queue);
+        if let Some(&found) = self.memo.pairs.get(&key) {
+            return found;
+        }
+        let mut found = NONE;
+        'turns: for (piece, held_after, rest, _) in turns(held, queue) {
+            for &next in self.children(&field, piece).iter() {
+                let below = self.last_two_unknown(PcField::from_key(next), held_after, rest);
+                for (f, b) in found.iter_mut().zip(below) {
+                    *f |= b;
+                }
+                if found == EVERY {
+                    break 'turns;
+                }
+            }
+        }
+        self.memo.pairs.insert(key, found);
+        found
     }
 
     /// A set of pieces that can end the PC: all that can among `wanted`, maybe more.

@@ -1,5 +1,6 @@
 //! [`Position`]: what a player sees when a piece is about to be placed.
 
+use crate::adaptive::RankedMove;
 use crate::error::SolverError;
 use crate::percent::bag_piece;
 use pc_bag::PieceSet;
@@ -88,6 +89,96 @@ impl Position {
         queue.push(self.current);
         queue.extend_from_slice(&self.preview);
         queue
+    }
+
+    /// The position after playing `mv` (one of the moves of
+    /// [`Solver::recommend`](crate::Solver::recommend) for this position) when the
+    /// pieces `revealed` appear at the end of the preview: one piece, or two for a hold
+    /// into an empty slot (that turn uses the current piece and the next one). Full rows
+    /// clear and the clear line comes down with them; after a perfect clear (the field
+    /// is empty) the next one has the same clear line as this one.
+    ///
+    /// The move is checked against the pieces it may use and the field, not for
+    /// reachability (the solver's moves are reachable).
+    ///
+    /// ```
+    /// use pc_solver::{Position, Rules, Solver};
+    /// use pc_srs::Piece::*;
+    ///
+    /// let field = "##.....###/###....###/####...###/###....###".parse()?;
+    /// let position = Position::new(field, T)
+    ///     .with_hold(Some(I))
+    ///     .with_preview(&[L, O, S, J, Z]);
+    /// let mut solver = Solver::new(Rules::default());
+    /// let best = solver.recommend(&position)?.moves[0].clone();
+    /// // A fresh bag follows Z: say T shows up.
+    /// let next = position.after(&best, &[T])?;
+    /// assert_eq!(next.preview.last(), Some(&T));
+    /// assert_eq!(next.bag.len(), 6);
+    /// assert!(solver.chance(&next)?.is_one());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn after(&self, mv: &RankedMove, revealed: &[Piece]) -> Result<Position, SolverError> {
+        let mut queue = self.queue();
+        let (placed, hold, used) = match (mv.hold, self.hold) {
+            (false, _) => (self.current, self.hold, 1),
+            (true, Some(h)) => (h, Some(self.current), 1),
+            (true, None) => match queue.get(1) {
+                Some(&next) => (next, Some(self.current), 2),
+                None => {
+                    return Err(SolverError::IllegalMove(
+                        "holding into an empty slot needs a preview",
+                    ));
+                }
+            },
+        };
+        if revealed.len() != used {
+            return Err(SolverError::RevealCount {
+                expected: used,
+                given: revealed.len(),
+            });
+        }
+        if mv.placement.piece() != placed {
+            return Err(SolverError::IllegalMove(
+                "the placement is not of the piece the move plays",
+            ));
+        }
+        if !mv.placement.fits(&self.field) {
+            return Err(SolverError::IllegalMove("the placement overlaps the field"));
+        }
+        let mut bag = self.bag;
+        for &piece in revealed {
+            if bag.is_empty() {
+                bag = PieceSet::ALL;
+            }
+            if !bag.remove(bag_piece(piece)) {
+                return Err(SolverError::BagContradiction {
+                    piece,
+                    position: queue.len(),
+                    reason: "the bag state says it was already drawn",
+                });
+            }
+            queue.push(piece);
+        }
+        let mut field = self.field;
+        for (x, y) in mv.placement.cells() {
+            field.fill(x as usize, y as u32);
+        }
+        let cleared = field.clear_full_rows().count_ones();
+        let clear_line = if field.is_empty() {
+            self.clear_line
+        } else {
+            self.clear_line.saturating_sub(cleared)
+        };
+        let rest = &queue[used..];
+        Ok(Position {
+            field,
+            clear_line,
+            hold,
+            current: rest[0],
+            preview: rest[1..].to_vec(),
+            bag,
+        })
     }
 
     /// Checks that the queue can come from a 7-bag that leaves `bag` after it: the pieces

@@ -448,3 +448,85 @@ proptest! {
         prop_assert_eq!(got, brute_force(&rules, false, &base));
     }
 }
+
+#[test]
+fn after_plays_a_move_and_reveals_the_next_piece() {
+    let base = position(
+        "##......##/##......##/###....###/###....###",
+        4,
+        "I",
+        "TL",
+        "JOSZ",
+    );
+    let r = solver(&Rules::default(), 1, false)
+        .recommend(&base)
+        .unwrap();
+    let mut compared = 0;
+    for m in &r.moves {
+        for b in base.bag.iter() {
+            let next = base.after(m, &[srs_piece(b)]).unwrap();
+            let by_hand = child(&base, m.hold, &m.placement, srs_piece(b));
+            if by_hand.clear_line > 0 {
+                assert_eq!(next, by_hand, "{m:?}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 20, "{compared}");
+    let m = &r.moves[0];
+    assert!(matches!(
+        base.after(m, &[]),
+        Err(SolverError::RevealCount {
+            expected: 1,
+            given: 0
+        })
+    ));
+    // T and L are in view, so neither can still come from this bag.
+    assert!(matches!(
+        base.after(m, &[Piece::T]),
+        Err(SolverError::BagContradiction { .. })
+    ));
+    let mut wrong = m.clone();
+    wrong.hold = !wrong.hold;
+    assert!(matches!(
+        base.after(&wrong, &[Piece::J]),
+        Err(SolverError::IllegalMove(_))
+    ));
+}
+
+/// From a position won whatever comes, the best move leads to positions won whatever
+/// comes, down every branch of reveals until the PC.
+#[test]
+fn a_won_position_stays_won_along_the_best_moves() {
+    fn walk(s: &mut Solver, p: &Position, checked: &mut usize, clears: &mut usize) {
+        let r = s.recommend(p).unwrap();
+        assert!(r.chance.is_one(), "{p:?}");
+        let m = &r.moves[0];
+        assert!(m.chance.is_one(), "{p:?}");
+        let drawable = if p.bag.is_empty() {
+            PieceSet::ALL
+        } else {
+            p.bag
+        };
+        for b in drawable.iter() {
+            let next = p.after(m, &[srs_piece(b)]).unwrap();
+            *checked += 1;
+            if next.field.is_empty() {
+                *clears += 1;
+            } else {
+                walk(s, &next, checked, clears);
+            }
+        }
+    }
+    let base = position(
+        "#.......##/#.......##/##......##/###....###",
+        4,
+        "I",
+        "ZST",
+        "JLO",
+    );
+    let mut s = solver(&Rules::default(), 2, false);
+    let (mut checked, mut clears) = (0, 0);
+    walk(&mut s, &base, &mut checked, &mut clears);
+    assert!(clears > 0 && checked > clears, "{checked} {clears}");
+}
