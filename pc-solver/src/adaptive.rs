@@ -103,6 +103,7 @@ fn bag_after(drawable: u8, piece: Piece) -> u8 {
 
 /// One legal move of a position and its exact chance.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RankedMove {
     /// Whether the hold key is pressed first (the piece placed is then the held piece, or
     /// with an empty slot the next piece of the queue).
@@ -120,6 +121,7 @@ pub struct RankedMove {
 
 /// Every legal move of a position, best first, with the chance of the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Recommendation {
     /// The chance of a perfect clear from the position with best play.
     pub chance: Ratio,
