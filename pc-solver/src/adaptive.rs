@@ -328,7 +328,8 @@ impl Solver {
                 self.rules.hold,
                 self.goal,
                 &mut self.known,
-            ),
+            )
+            .caching_children(),
             values: &mut self.values,
             goal: self.goal,
             hold: self.rules.hold,

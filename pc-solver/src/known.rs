@@ -128,6 +128,8 @@ pub(crate) struct KnownSolver<'a> {
     hold: bool,
     pub(crate) goal: Goal,
     memo: &'a mut KnownMemo,
+    /// Whether move generation results are kept (see [`KnownSolver::caching_children`]).
+    cache_children: bool,
 }
 
 impl<'a> KnownSolver<'a> {
@@ -142,7 +144,16 @@ impl<'a> KnownSolver<'a> {
             hold,
             goal,
             memo,
+            cache_children: false,
         }
+    }
+
+    /// Keeps the children of every (field, piece) met. The adaptive solver meets the same
+    /// fields with many queues, where this halves the time; one search over a long queue
+    /// rarely does, and there the table only costs.
+    pub(crate) fn caching_children(mut self) -> Self {
+        self.cache_children = true;
+        self
     }
 
     /// States remembered.
@@ -171,7 +182,9 @@ impl<'a> KnownSolver<'a> {
             .filter(|f| f.can_be_filled())
             .map(|f| f.key())
             .collect();
-        self.memo.children.insert(key, children.clone());
+        if self.cache_children {
+            self.memo.children.insert(key, children.clone());
+        }
         children
     }
 
