@@ -11,7 +11,8 @@
 //! `--bag` (the pieces still to come in the current bag after the queue; empty: a fresh bag
 //! follows); `--clear-line N` (4); `--two-line` (2-line PCs count too); `-H/--hold-rule
 //! use|avoid`; `-K/--kicks srs|srs+|none|PATH`; `-d/--drop softdrop|harddrop|180`;
-//! `--memory MiB` (the solver's table budget, 512); `--format text|json`.
+//! `--memory MiB` (the solver's table budget, 512); `--format text|json`; `--play SEED`
+//! (play the best move until the PC, the next pieces drawn at random from the bag).
 //!
 //! The default position is a decision early in the first PC of a game: an L and a J fill
 //! the two left columns, O is held, T S Z I end the first bag and L J open the second.
@@ -96,6 +97,13 @@ fn main() {
         .with_two_line(args.flag(&["--two-line"]))
         .with_memory_limit(memory_mib << 20);
 
+    if let Some(seed) = args.value(&["--play"]) {
+        let seed: u64 = seed
+            .parse()
+            .unwrap_or_else(|_| fail("--play takes a seed (a number)"));
+        play(&mut solver, position, seed);
+        return;
+    }
     let started = std::time::Instant::now();
     let recommendation = solver.recommend(&position).unwrap_or_else(|e| fail(e));
     let elapsed = started.elapsed();
@@ -194,6 +202,76 @@ fn main() {
         println!(
             "best line (one continuation): https://harddrop.com/fumen/?{}",
             recommendation.line_fumen(&position)
+        );
+    }
+}
+
+/// Plays the best move until the PC, revealing pieces of the bag at random (seeded), with
+/// one solver for the whole PC, and prints each decision and its time.
+fn play(solver: &mut Solver, mut position: Position, seed: u64) {
+    let mut state = seed;
+    let mut later_ms: Vec<f64> = Vec::new();
+    for turn in 1.. {
+        let started = std::time::Instant::now();
+        let r = solver.recommend(&position).unwrap_or_else(|e| fail(e));
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        if turn > 1 {
+            later_ms.push(ms);
+        }
+        let Some(m) = r.moves.first() else {
+            println!("no legal move");
+            return;
+        };
+        let queue: String = position.queue().iter().map(|p| p.to_char()).collect();
+        let hold = position.hold.map_or('-', |p| p.to_char());
+        let c = m.placement.centre();
+        println!(
+            "{turn:>2}. hold {hold} queue {queue:7} chance {:>9} {:>7.2}%  play {} {} at ({},{}){}  {ms:.1} ms",
+            r.chance.to_string(),
+            r.chance.to_f64() * 100.0,
+            m.placement.piece(),
+            m.placement.orientation(),
+            c.x,
+            c.y,
+            if m.hold { " with hold" } else { "" },
+        );
+        if r.chance.is_zero() {
+            println!("no perfect clear is possible any more");
+            break;
+        }
+        let count = if m.hold && position.hold.is_none() {
+            2
+        } else {
+            1
+        };
+        let mut bag = position.bag;
+        let mut revealed = Vec::new();
+        for _ in 0..count {
+            if bag.is_empty() {
+                bag = PieceSet::ALL;
+            }
+            // xorshift64*: a fixed, dependency-free stream for reproducible games.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let pick = (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bag.len();
+            let piece = bag.iter().nth(pick).expect("pick < len");
+            bag.remove(piece);
+            revealed.push(pc_solver::percent::srs_piece(piece));
+        }
+        position = position.after(m, &revealed).unwrap_or_else(|e| fail(e));
+        if position.field.is_empty() {
+            println!("perfect clear after {turn} decisions");
+            break;
+        }
+    }
+    if !later_ms.is_empty() {
+        later_ms.sort_by(f64::total_cmp);
+        println!(
+            "later decisions (solver reused): median {:.1} ms, max {:.1} ms over {}",
+            later_ms[later_ms.len() / 2],
+            later_ms[later_ms.len() - 1],
+            later_ms.len()
         );
     }
 }
