@@ -6,6 +6,8 @@ pub mod automaton;
 mod error;
 pub mod field;
 pub mod fumen;
+pub mod game;
+pub mod heuristic;
 pub mod percent;
 mod problem;
 mod rules;
