@@ -11,6 +11,7 @@ use crate::Rules;
 
 /// How a game stands: the figures a record's `result` line states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outcome {
     /// Pieces placed.
     pub pieces: u64,

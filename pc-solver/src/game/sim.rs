@@ -77,6 +77,7 @@ impl GameConfig {
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GameOver {
     /// A new piece overlapped the stack where it spawns.
     BlockOut,
@@ -124,6 +125,7 @@ impl fmt::Display for GameOver {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Move {
     /// Whether the hold slot is used before placing.
     pub hold: bool,
@@ -282,6 +284,7 @@ impl<P: Player + ?Sized> Player for &mut P {
 
 /// What one accepted move did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoveResult {
     /// Rows cleared by the placement.
     pub lines: u32,
@@ -293,6 +296,7 @@ pub struct MoveResult {
 
 /// The running totals of a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Stats {
     /// Pieces placed.
     pub pieces: u64,
@@ -308,6 +312,7 @@ pub struct Stats {
 
 /// When [`Game::run`] stops a game that is not over.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Limits {
     /// Stop once this many rows are cleared.
     pub lines: Option<u64>,
@@ -317,6 +322,7 @@ pub struct Limits {
 
 /// Why [`Game::run`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Stop {
     /// The game is over.
     GameOver(GameOver),

@@ -1,11 +1,11 @@
 //! The evaluator: scores placements with [`Weights`] and picks a move, looking one piece
 //! ahead.
 
-use pc_bitboard::Board32;
-use pc_srs::{CentrePos, MoveGenerator, Piece, Placement};
+use pc_bitboard::{Board32, WIDTH};
+use pc_srs::{CentrePos, MoveGenerator, Orientation, Piece, Placement};
 use smallvec::SmallVec;
 
-use super::features::{Features, Lock};
+use super::features::{Features, Lock, Profile};
 use super::tspin::{TSpin, best_tspin};
 use super::weights::{Preset, Weights};
 use crate::game::{GameView, Move, Player, VISIBLE_ROWS};
@@ -183,7 +183,11 @@ impl Evaluator {
         placement: &Placement,
         tspin: TSpin,
     ) -> Option<Evaluation> {
-        let lock = Features::lock(board, placement)?;
+        Some(self.scored(Features::lock(board, placement)?, placement, tspin))
+    }
+
+    /// The evaluation of a lock.
+    fn scored(&self, lock: Lock, placement: &Placement, tspin: TSpin) -> Evaluation {
         let mut score = self.weights.features_score(&lock.features)
             + self
                 .weights
@@ -196,7 +200,7 @@ impl Evaluator {
         if blocks_spawn || locks_out {
             score -= TOP_OUT_PENALTY;
         }
-        Some(Evaluation { lock, tspin, score })
+        Evaluation { lock, tspin, score }
     }
 
     /// Whether T-spins change any score (skips their detection when not).
@@ -222,14 +226,15 @@ impl Evaluator {
             return;
         };
         let spins = piece == Piece::T && self.rewards_tspins();
+        let profile = Profile::new(board);
         for placement in moves.iter() {
             let tspin = if spins {
                 best_tspin(board, &placement, &rules.generator, rules.spawn)
             } else {
                 TSpin::None
             };
-            if let Some(e) = self.evaluate(board, &placement, tspin) {
-                f(placement, &e);
+            if let Some(lock) = profile.lock(&placement) {
+                f(placement, &self.scored(lock, &placement, tspin));
             }
         }
     }
@@ -238,11 +243,13 @@ impl Evaluator {
     /// stack (the lookahead's estimate: no tucks or spins, so no move generation).
     fn best_drop_score(&self, board: &Board32, pieces: &[Piece]) -> Option<f64> {
         let mut best: Option<f64> = None;
+        let profile = Profile::new(board);
         for &piece in pieces {
             for placement in drops_from_above(board, piece) {
-                if let Some(e) = self.evaluate(board, &placement, TSpin::None) {
-                    if best.is_none_or(|b| e.score > b) {
-                        best = Some(e.score);
+                if let Some(lock) = profile.lock(&placement) {
+                    let score = self.scored(lock, &placement, TSpin::None).score;
+                    if best.is_none_or(|b| score > b) {
+                        best = Some(score);
                     }
                 }
             }
@@ -339,21 +346,30 @@ impl Player for Evaluator {
 /// spins. On a field below the spawn every one of them is reachable from the spawn.
 fn drops_from_above(board: &Board32, piece: Piece) -> impl Iterator<Item = Placement> {
     let heights = board.heights();
-    pc_srs::Orientation::ALL.into_iter().flat_map(move |o| {
-        let cells = piece.with(o).cells();
-        (0..pc_bitboard::WIDTH as i32).filter_map(move |x| {
-            // The centre row where every cell is at or above its column's height.
-            let mut y = i32::MIN;
-            for &(dx, dy) in &cells {
-                let cx = x + i32::from(dx);
-                if !(0..pc_bitboard::WIDTH as i32).contains(&cx) {
-                    return None;
+    // Orientations covering the same cells as another (I, S, Z, O) are dropped once, in
+    // their canonical orientation; a placement in mid-board tells which ones those are.
+    let canonical = move |o: Orientation| {
+        piece
+            .with(o)
+            .at(4, 10)
+            .is_ok_and(|p| p.canonical().orientation() == o)
+    };
+    Orientation::ALL
+        .into_iter()
+        .filter(move |&o| canonical(o))
+        .flat_map(move |o| {
+            let cells = piece.with(o).cells();
+            (0..WIDTH as i32).filter_map(move |x| {
+                // The centre row where every cell is at or above its column's height.
+                let mut y = i32::MIN;
+                for &(dx, dy) in &cells {
+                    let cx = x + i32::from(dx);
+                    if !(0..WIDTH as i32).contains(&cx) {
+                        return None;
+                    }
+                    y = y.max(heights[cx as usize] as i32 - i32::from(dy));
                 }
-                y = y.max(heights[cx as usize] as i32 - i32::from(dy));
-            }
-            let placement = piece.with(o).at(x, y).ok()?;
-            // Orientations covering the same cells as another are dropped once.
-            (placement.canonical().orientation() == o).then_some(placement)
+                piece.with(o).at(x, y).ok()
+            })
         })
-    })
 }

@@ -37,6 +37,7 @@ use crate::game::VISIBLE_ROWS;
 /// # Ok::<(), pc_bitboard::ParseBoardError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Features {
     /// Middle row of the locked piece.
     pub landing_height: f64,
@@ -80,64 +81,287 @@ pub struct Lock {
     pub features: Features,
 }
 
+/// The features' terms of one column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Column {
+    height: u32,
+    holes: u32,
+    hole_depth: u32,
+    covered_cells: u32,
+    /// Filled/empty changes up the column, from the floor.
+    transitions: u32,
+}
+
+impl Column {
+    #[inline]
+    fn of(col: u32) -> Column {
+        let height = u32::BITS - col.leading_zeros();
+        let mut holes = !col & below(height);
+        if holes == 0 {
+            // Solid: one change, at its top (or at the floor when empty). Most columns
+            // are solid, and their terms follow from the height alone.
+            return Column {
+                height,
+                transitions: 1,
+                ..Column::default()
+            };
+        }
+        let mut c = Column {
+            height,
+            holes: holes.count_ones(),
+            hole_depth: 0,
+            covered_cells: (col >> holes.trailing_zeros()).count_ones(),
+            // Bit y compares row y with row y - 1; the floor below row 0 is filled.
+            transitions: (col ^ (col << 1 | 1)).count_ones(),
+        };
+        while holes != 0 {
+            let y = holes.trailing_zeros();
+            holes &= holes - 1;
+            c.hole_depth += (col >> y).count_ones();
+        }
+        c
+    }
+
+    /// Replaces `old`'s terms in this sum by `new`'s.
+    #[inline]
+    fn replace(&mut self, old: &Column, new: &Column) {
+        self.height = self.height - old.height + new.height;
+        self.holes = self.holes - old.holes + new.holes;
+        self.hole_depth = self.hole_depth - old.hole_depth + new.hole_depth;
+        self.covered_cells = self.covered_cells - old.covered_cells + new.covered_cells;
+        self.transitions = self.transitions - old.transitions + new.transitions;
+    }
+}
+
+/// Bumpiness and row transitions between two neighbouring columns.
+#[inline]
+fn pair(a: u32, ta: &Column, b: u32, tb: &Column) -> (u32, u32) {
+    let step = ta.height.abs_diff(tb.height);
+    // Between two solid columns the rows that change are those between their heights.
+    let rows = if ta.holes | tb.holes == 0 {
+        step
+    } else {
+        (a ^ b).count_ones()
+    };
+    (step, rows)
+}
+
+/// 1 + 2 + … + depth of the open well above a column of `height` between `left` and
+/// `right` (the walls are `u32::MAX`).
+#[inline]
+fn well(left: u32, height: u32, right: u32) -> u32 {
+    let sides = u64::from(left & right) >> height;
+    let depth = (!sides).trailing_zeros();
+    depth * (depth + 1) / 2
+}
+
+/// The column left of `x`, or the (filled) wall.
+#[inline]
+fn left_of(cols: &[u32; WIDTH], x: usize) -> u32 {
+    if x == 0 { u32::MAX } else { cols[x - 1] }
+}
+
+/// The column right of `x`, or the (filled) wall.
+#[inline]
+fn right_of(cols: &[u32; WIDTH], x: usize) -> u32 {
+    if x + 1 == WIDTH {
+        u32::MAX
+    } else {
+        cols[x + 1]
+    }
+}
+
+/// The per-column terms of a field's features and their sums, so that the features after
+/// a lock that clears no row are found by recomputing only the columns the piece touched
+/// and their neighbours. Building it costs about one [`Features::of_board`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Profile {
+    cols: [u32; WIDTH],
+    columns: [Column; WIDTH],
+    /// `(bumpiness, row transitions)` between columns `x` and `x + 1`.
+    pairs: [(u32, u32); WIDTH - 1],
+    wells: [u32; WIDTH],
+    sum: Sums,
+}
+
+/// Sums of a profile's terms.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    columns: Column,
+    bumpiness: u32,
+    row_pairs: u32,
+    wells: u32,
+    top: u32,
+}
+
+impl Sums {
+    fn features(&self, first: &Column, last: &Column) -> Features {
+        // The walls are filled: an edge column changes against its wall in each of its
+        // empty rows, counted up to row 20 or the top of the stack.
+        let rows = VISIBLE_ROWS.max(self.top);
+        let edge = |c: &Column| rows - c.height + c.holes;
+        Features {
+            landing_height: 0.0,
+            eroded_cells: 0,
+            row_transitions: self.row_pairs + edge(first) + edge(last),
+            column_transitions: self.columns.transitions,
+            holes: self.columns.holes,
+            well_sums: self.wells,
+            bumpiness: self.bumpiness,
+            hole_depth: self.columns.hole_depth,
+            aggregate_height: self.columns.height,
+            covered_cells: self.columns.covered_cells,
+        }
+    }
+}
+
+impl Profile {
+    pub(crate) fn new(board: &Board32) -> Profile {
+        let cols = *board.columns();
+        let columns = cols.map(Column::of);
+        let pairs =
+            core::array::from_fn(|x| pair(cols[x], &columns[x], cols[x + 1], &columns[x + 1]));
+        let wells = core::array::from_fn(|x| {
+            well(left_of(&cols, x), columns[x].height, right_of(&cols, x))
+        });
+        let mut sum = Sums::default();
+        for c in &columns {
+            sum.columns.replace(&Column::default(), c);
+            sum.top = sum.top.max(c.height);
+        }
+        for &(bump, rows) in &pairs {
+            sum.bumpiness += bump;
+            sum.row_pairs += rows;
+        }
+        sum.wells = wells.iter().sum();
+        Profile {
+            cols,
+            columns,
+            pairs,
+            wells,
+            sum,
+        }
+    }
+
+    /// The features of the field itself.
+    pub(crate) fn features(&self) -> Features {
+        self.sum
+            .features(&self.columns[0], &self.columns[WIDTH - 1])
+    }
+
+    /// The features of `cols`, which differ from this profile's field only in columns
+    /// `first..=last`.
+    // The loops index several per-column arrays at once.
+    #[allow(clippy::needless_range_loop)]
+    fn changed(&self, cols: &[u32; WIDTH], first: usize, last: usize) -> Features {
+        let mut sum = self.sum;
+        let mut columns = self.columns;
+        for x in first..=last {
+            let new = Column::of(cols[x]);
+            sum.columns.replace(&columns[x], &new);
+            sum.top = sum.top.max(new.height);
+            columns[x] = new;
+        }
+        for x in first.saturating_sub(1)..last.min(WIDTH - 2) + 1 {
+            let (bump, rows) = pair(cols[x], &columns[x], cols[x + 1], &columns[x + 1]);
+            let (old_bump, old_rows) = self.pairs[x];
+            sum.bumpiness = sum.bumpiness - old_bump + bump;
+            sum.row_pairs = sum.row_pairs - old_rows + rows;
+        }
+        for x in first.saturating_sub(1)..=(last + 1).min(WIDTH - 1) {
+            let new = well(left_of(cols, x), columns[x].height, right_of(cols, x));
+            sum.wells = sum.wells - self.wells[x] + new;
+        }
+        sum.features(&columns[0], &columns[WIDTH - 1])
+    }
+
+    /// [`Features::lock`] on this profile's field.
+    pub(crate) fn lock(&self, placement: &Placement) -> Option<Lock> {
+        let placed = Placed::new(&self.cols, placement)?;
+        let features = if placed.full == 0 {
+            self.changed(&placed.cols, placed.first, placed.last)
+        } else {
+            Features::of_board(&placed.cleared())
+        };
+        Some(placed.finish(features))
+    }
+}
+
+/// A piece's cells merged into a field, before its full rows clear.
+struct Placed {
+    cols: [u32; WIDTH],
+    full: u32,
+    eroded_cells: u32,
+    /// Lowest and highest row of the piece.
+    rows: (u32, u32),
+    /// Leftmost and rightmost column of the piece.
+    first: usize,
+    last: usize,
+}
+
+impl Placed {
+    #[inline]
+    fn new(cols: &[u32; WIDTH], placement: &Placement) -> Option<Placed> {
+        let centre = placement.centre();
+        let mut placed = Placed {
+            cols: *cols,
+            full: 0,
+            eroded_cells: 0,
+            rows: (u32::MAX, 0),
+            first: WIDTH,
+            last: 0,
+        };
+        let cells = placement.piece().with(placement.orientation()).cells();
+        for (dx, dy) in cells {
+            // A placement's cells are on the board's columns and above the floor.
+            let x = (centre.x + i32::from(dx)) as usize;
+            let y = (centre.y + i32::from(dy)) as u32;
+            let bit = u32::bit(y);
+            if bit == 0 || placed.cols[x] & bit != 0 {
+                return None;
+            }
+            placed.cols[x] |= bit;
+            placed.rows = (placed.rows.0.min(y), placed.rows.1.max(y));
+            placed.first = placed.first.min(x);
+            placed.last = placed.last.max(x);
+        }
+        placed.full = placed.cols.iter().fold(u32::MAX, |acc, &c| acc & c);
+        if placed.full != 0 {
+            let in_full: u32 = cells
+                .iter()
+                .map(|&(_, dy)| placed.full >> (centre.y + i32::from(dy)) & 1)
+                .sum();
+            placed.eroded_cells = placed.full.count_ones() * in_full;
+        }
+        Some(placed)
+    }
+
+    /// The field after the clear.
+    fn cleared(&self) -> Board32 {
+        let mut board = Board32::from_columns(self.cols);
+        if self.full != 0 {
+            board.remove_rows(self.full);
+        }
+        board
+    }
+
+    fn finish(&self, mut features: Features) -> Lock {
+        features.landing_height = f64::from(self.rows.0 + self.rows.1) / 2.0;
+        features.eroded_cells = self.eroded_cells;
+        let board = self.cleared();
+        Lock {
+            board,
+            lines: self.full.count_ones(),
+            perfect_clear: self.full != 0 && board.is_empty(),
+            features,
+        }
+    }
+}
+
 impl Features {
     /// The features of a field on its own (landing height and eroded cells are 0).
     pub fn of_board(board: &Board32) -> Features {
-        // A column without holes is `low_mask(height)`, and its transitions follow from
-        // the heights alone; bits are counted only in columns with holes.
-        let c = board.columns();
-        let heights = c.map(|col| u32::BITS - col.leading_zeros());
-        let holes = core::array::from_fn::<u32, WIDTH, _>(|x| !c[x] & below(heights[x]));
-        let top = heights.iter().copied().max().unwrap_or(0);
-        let rows = VISIBLE_ROWS.max(top);
-        let mut f = Features::default();
-        let mut wall_sides = u32::MAX;
-        for x in 0..WIDTH {
-            let h = heights[x];
-            f.aggregate_height += h;
-            let right = if x + 1 == WIDTH { u32::MAX } else { c[x + 1] };
-            // Rows from h up where both neighbours are filled: the open well's depth.
-            let sides = u64::from(wall_sides & right) >> h;
-            let depth = (!sides).trailing_zeros();
-            f.well_sums += depth * (depth + 1) / 2;
-            wall_sides = c[x];
-            if x + 1 < WIDTH {
-                f.bumpiness += h.abs_diff(heights[x + 1]);
-            }
-        }
-        // The walls are filled: an edge column changes against its wall in each of its
-        // empty rows up to `rows`.
-        f.row_transitions = f.bumpiness + 2 * rows - heights[0] - heights[WIDTH - 1];
-        f.column_transitions = WIDTH as u32;
-        if holes.iter().all(|&h| h == 0) {
-            return f;
-        }
-        for x in 0..WIDTH {
-            let col = c[x];
-            if x + 1 < WIDTH && holes[x] | holes[x + 1] != 0 {
-                // Replace the height difference by the rows that really change.
-                f.row_transitions -= heights[x].abs_diff(heights[x + 1]);
-                f.row_transitions += (col ^ c[x + 1]).count_ones();
-            }
-            let mut column_holes = holes[x];
-            if column_holes == 0 {
-                continue;
-            }
-            let count = column_holes.count_ones();
-            if x == 0 || x + 1 == WIDTH {
-                f.row_transitions += count;
-            }
-            // Bit y compares row y with row y - 1; the floor below row 0 is filled.
-            f.column_transitions += (col ^ (col << 1 | 1)).count_ones() - 1;
-            f.holes += count;
-            f.covered_cells += (col >> column_holes.trailing_zeros()).count_ones();
-            while column_holes != 0 {
-                let y = column_holes.trailing_zeros();
-                column_holes &= column_holes - 1;
-                f.hole_depth += (col >> y).count_ones();
-            }
-        }
-        f
+        Profile::new(board).features()
     }
 
     /// Locks `placement` on `board`, clears the full rows and measures the result; `None`
@@ -158,47 +382,8 @@ impl Features {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn lock(board: &Board32, placement: &Placement) -> Option<Lock> {
-        let centre = placement.centre();
-        let cells = placement
-            .piece()
-            .with(placement.orientation())
-            .cells()
-            .map(|(dx, dy)| {
-                (
-                    (centre.x + i32::from(dx)) as usize,
-                    centre.y + i32::from(dy),
-                )
-            });
-        let mut cols = *board.columns();
-        for &(x, y) in &cells {
-            // A placement's cells are on the board's columns and above the floor.
-            let bit = u32::bit(y as u32);
-            if bit == 0 || cols[x] & bit != 0 {
-                return None;
-            }
-            cols[x] |= bit;
-        }
-        let mut after = Board32::from_columns(cols);
-        let full = after.full_rows();
-        let lines = full.count_ones();
-        let mut eroded_cells = 0;
-        if lines > 0 {
-            let piece_cells: u32 = cells.iter().map(|&(_, y)| full >> y & 1).sum();
-            eroded_cells = lines * piece_cells;
-            after.remove_rows(full);
-        }
-        let (low, high) = cells
-            .iter()
-            .fold((i32::MAX, 0), |(lo, hi), &(_, y)| (lo.min(y), hi.max(y)));
-        let mut features = Features::of_board(&after);
-        features.landing_height = f64::from(low + high) / 2.0;
-        features.eroded_cells = eroded_cells;
-        Some(Lock {
-            board: after,
-            lines,
-            perfect_clear: lines > 0 && after.is_empty(),
-            features,
-        })
+        let placed = Placed::new(board.columns(), placement)?;
+        Some(placed.finish(Features::of_board(&placed.cleared())))
     }
 }
 
@@ -284,6 +469,27 @@ mod tests {
         assert_eq!(f.aggregate_height, 1 + 3 + 1);
         // Differences 1, 0, 3, 3, 0, 0, 0, 0, 1.
         assert_eq!(f.bumpiness, 8);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn profile_updates_match_a_full_count(
+            cols in proptest::collection::vec(0u32..1 << 22, 10),
+            holes in proptest::collection::vec(0u32..1 << 22, 10),
+            (p, o, x, y) in (0usize..7, 0usize..4, 0i32..10, 0i32..24),
+        ) {
+            // Solid columns of random heights, a few with random holes.
+            let columns: [u32; WIDTH] = core::array::from_fn(|i| {
+                let solid = below(32 - cols[i].leading_zeros());
+                if i % 3 == 0 { solid & !holes[i] } else { solid }
+            });
+            let board = Board32::from_columns(columns);
+            let profile = Profile::new(&board);
+            proptest::prop_assert_eq!(profile.features(), Features::of_board(&board));
+            if let Ok(placement) = Piece::ALL[p].with(Orientation::ALL[o]).at(x, y) {
+                proptest::prop_assert_eq!(profile.lock(&placement), Features::lock(&board, &placement));
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@ use pc_srs::{CentrePos, MoveGenerator, Orientation, Piece, Placement, Turn};
 
 /// The kind of T-spin a placement makes (ordered: none < mini < full).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TSpin {
     /// Not a T-spin.
     #[default]
