@@ -8,7 +8,7 @@ use pc_bitboard::Board32;
 use pc_solver::Rules;
 use pc_solver::game::GameView;
 use pc_solver::heuristic::{Evaluator, Features};
-use pc_srs::{Orientation, Piece, guideline_spawn};
+use pc_srs::{Piece, guideline_spawn};
 use std::hint::black_box;
 
 /// Seven rows, bumpy, with two holes: a field in the middle of a game.
@@ -51,7 +51,8 @@ fn bench_decision(c: &mut Criterion) {
     group.bench_function("decision without lookahead", |b| {
         b.iter(|| black_box(without.decide(black_box(&view))))
     });
-    let placement = Piece::T.with(Orientation::Reverse).at(3, 5).unwrap();
+    // The placement the evaluator chose.
+    let placement = with.decide(&view).unwrap().placement;
     assert!(placement.rests_on(&board));
     group.bench_function("features of one placement", |b| {
         b.iter(|| black_box(Features::lock(black_box(&board), black_box(&placement))))
