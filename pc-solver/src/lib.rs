@@ -7,6 +7,8 @@ pub mod automaton;
 mod error;
 pub mod field;
 pub mod fumen;
+pub mod game;
+pub mod heuristic;
 mod known;
 pub mod percent;
 mod position;

@@ -390,6 +390,33 @@ impl MoveGenerator<'_> {
         Ok(self.turns_into_with(field, placement, Entry::AboveClearLine(clear_line)))
     }
 
+    /// Every rotation that ends exactly in `placement` from a position the piece can
+    /// reach from a spawn position (the game model of
+    /// [`MoveGenerator::placements_from_spawn`]); empty in hard-drop mode, where a drop
+    /// always follows the last turn.
+    ///
+    /// ```
+    /// use pc_bitboard::Board32;
+    /// use pc_srs::{DropMode, KickTable, MoveGenerator, Orientation, Piece, guideline_spawn};
+    ///
+    /// let field: Board32 = "..#......./##...#####/###.######".parse().unwrap();
+    /// let srs = KickTable::srs();
+    /// let generator = MoveGenerator::new(&srs, DropMode::Soft);
+    /// let tsd = Piece::T.with(Orientation::Reverse).at(3, 1).unwrap();
+    /// let turns = generator.turns_into_from_spawn(&field, &tsd, guideline_spawn(20))?;
+    /// assert!(turns.iter().any(|t| t.from == Orientation::Right && t.kick_index == 0));
+    /// # Ok::<(), pc_srs::SrsError>(())
+    /// ```
+    pub fn turns_into_from_spawn<W: Word>(
+        &self,
+        board: &Board<W>,
+        placement: &Placement,
+        spawn: CentrePos,
+    ) -> Result<SmallVec<[Turn; 4]>, SrsError> {
+        check_spawn::<W>(placement.piece(), spawn)?;
+        Ok(self.turns_into_with(board, placement, Entry::Spawn(spawn)))
+    }
+
     pub(crate) fn turns_into_with<W: Word>(
         &self,
         board: &Board<W>,

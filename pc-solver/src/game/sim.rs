@@ -1,0 +1,589 @@
+//! The simulator: a game's state, what a player sees, and how moves are checked.
+
+use core::fmt;
+use std::collections::VecDeque;
+
+use pc_bag::BagState;
+use pc_bitboard::Board32;
+use pc_srs::{CentrePos, MoveSet, Orientation, Path, Piece, Placement, SrsError, guideline_spawn};
+
+use super::error::{GameError, MoveError, ParseMoveError, PlayError};
+use super::random::SevenBag;
+use crate::Rules;
+
+/// Rows of the visible field. The board holds 32 rows: pieces spawn in rows 20 and 21,
+/// and a stack may grow above row 20 as in guideline games.
+pub const VISIBLE_ROWS: u32 = 20;
+
+/// Longest preview the simulator supports.
+pub const MAX_PREVIEW: usize = 32;
+
+/// The settings of a game: the randomizer's seed, the preview length and the rules
+/// (kick table, drop mode, hold).
+///
+/// ```
+/// use pc_solver::{Rules, game::GameConfig};
+/// use pc_srs::KickTable;
+///
+/// let config = GameConfig::new(7).with_preview(3).with_rules(Rules {
+///     kicks: KickTable::srs_plus(),
+///     ..Rules::default()
+/// });
+/// assert_eq!(config.preview, 3);
+/// assert_eq!(GameConfig::default().preview, 5);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameConfig {
+    /// Seed of the 7-bag randomizer.
+    pub seed: u64,
+    /// Pieces shown after the current one (0 to [`MAX_PREVIEW`]).
+    pub preview: usize,
+    /// Kick table, drop mode and hold.
+    pub rules: Rules,
+}
+
+impl Default for GameConfig {
+    /// Seed 0, a preview of 5, SRS with soft drop and hold.
+    fn default() -> Self {
+        GameConfig {
+            seed: 0,
+            preview: 5,
+            rules: Rules::default(),
+        }
+    }
+}
+
+impl GameConfig {
+    /// The default settings with a seed.
+    pub fn new(seed: u64) -> Self {
+        GameConfig {
+            seed,
+            ..GameConfig::default()
+        }
+    }
+
+    /// The same settings with another preview length.
+    pub fn with_preview(mut self, preview: usize) -> Self {
+        self.preview = preview;
+        self
+    }
+
+    /// The same settings with other rules.
+    pub fn with_rules(mut self, rules: Rules) -> Self {
+        self.rules = rules;
+        self
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum GameOver {
+    /// A new piece overlapped the stack where it spawns.
+    BlockOut,
+    /// A piece locked entirely above the visible field (row 20 and up).
+    LockOut,
+    /// The player gave no move.
+    Resigned,
+}
+
+impl GameOver {
+    /// The name used in game records: `block-out`, `lock-out`, `resigned`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameOver::BlockOut => "block-out",
+            GameOver::LockOut => "lock-out",
+            GameOver::Resigned => "resigned",
+        }
+    }
+}
+
+impl fmt::Display for GameOver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A move: whether to hold first, where the piece locks, and optionally the keys.
+///
+/// With `hold`, the piece played is the one in the hold slot (the current piece goes
+/// there), or the next piece of the queue when the slot is empty. The placement is in the
+/// rotation-centre form; any orientation covering the same cells is accepted. A path,
+/// when given, must bring the piece from the spawn position to the placement.
+///
+/// The text form used in game records is `[H]` + piece + orientation (`N E S W`) +
+/// `x,y` of the rotation centre:
+///
+/// ```
+/// use pc_solver::game::Move;
+/// use pc_srs::{Orientation, Piece};
+///
+/// let m: Move = "HTS4,1".parse()?;
+/// assert!(m.hold);
+/// assert_eq!(m.placement, Piece::T.with(Orientation::Reverse).at(4, 1)?);
+/// assert_eq!(m.to_string(), "HTS4,1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Move {
+    /// Whether the hold slot is used before placing.
+    pub hold: bool,
+    /// Where the piece locks.
+    pub placement: Placement,
+    /// The keys that bring the piece there, if the player gives them.
+    pub path: Option<Path>,
+}
+
+impl Move {
+    /// Places the current piece, without hold and without a path.
+    pub fn place(placement: Placement) -> Move {
+        Move {
+            hold: false,
+            placement,
+            path: None,
+        }
+    }
+
+    /// Holds first, then places the piece that comes out (without a path).
+    pub fn hold_then(placement: Placement) -> Move {
+        Move {
+            hold: true,
+            placement,
+            path: None,
+        }
+    }
+
+    /// The same move with its input path.
+    pub fn with_path(mut self, path: Path) -> Move {
+        self.path = Some(path);
+        self
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = &self.placement;
+        let c = p.centre();
+        let hold = if self.hold { "H" } else { "" };
+        write!(
+            f,
+            "{hold}{}{}{},{}",
+            p.piece(),
+            p.orientation().compass(),
+            c.x,
+            c.y
+        )
+    }
+}
+
+impl core::str::FromStr for Move {
+    type Err = ParseMoveError;
+
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let (hold, rest) = match s.strip_prefix('H') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        let mut chars = rest.chars();
+        let pc = chars.next().ok_or(ParseMoveError::Missing)?;
+        let piece = Piece::from_char(pc)
+            .filter(|_| pc.is_ascii_uppercase())
+            .ok_or(ParseMoveError::Piece(pc))?;
+        let oc = chars.next().ok_or(ParseMoveError::Position)?;
+        let orientation = Orientation::from_compass(oc).ok_or(ParseMoveError::Orientation(oc))?;
+        let (x, y) = chars
+            .as_str()
+            .split_once(',')
+            .ok_or(ParseMoveError::Position)?;
+        let x: i32 = x.parse().map_err(|_| ParseMoveError::Position)?;
+        let y: i32 = y.parse().map_err(|_| ParseMoveError::Position)?;
+        let placement = piece.with(orientation).at(x, y)?;
+        Ok(Move {
+            hold,
+            placement,
+            path: None,
+        })
+    }
+}
+
+/// What a player sees before each move.
+///
+/// `bag` is the state of the randomizer after the last preview piece: the pieces still to
+/// come from the current bag ([`BagState::FRESH`] when the preview ends a bag). Pieces
+/// are `pc-srs` pieces except in `bag`, which is a `pc-bag` state (convert with
+/// [`crate::percent::srs_piece`] and [`crate::percent::bag_piece`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GameView<'a> {
+    /// The field (32 rows; row 20 and up are above the visible field).
+    pub board: Board32,
+    /// The piece to play.
+    pub current: Piece,
+    /// The piece in the hold slot.
+    pub hold: Option<Piece>,
+    /// The next pieces, in order.
+    pub preview: &'a [Piece],
+    /// The pieces left in the current bag after the preview.
+    pub bag: BagState,
+    /// Kick table, drop mode and whether hold may be used.
+    pub rules: &'a Rules,
+    /// Where pieces spawn (rotation centre, spawn orientation).
+    pub spawn: CentrePos,
+}
+
+impl GameView<'_> {
+    /// Every placement `piece` can reach from the spawn position on this field (empty
+    /// when it cannot spawn). Errors only when `spawn` puts the piece off the board.
+    pub fn placements(&self, piece: Piece) -> Result<MoveSet<u32>, SrsError> {
+        self.rules
+            .generator()
+            .placements_from_spawn(&self.board, piece, self.spawn)
+    }
+
+    /// The piece a hold would bring out: the held piece, or the first preview piece when
+    /// the slot is empty; `None` without hold, or when that piece is not shown.
+    pub fn hold_piece(&self) -> Option<Piece> {
+        if !self.rules.hold {
+            return None;
+        }
+        self.hold.or_else(|| self.preview.first().copied())
+    }
+}
+
+/// Something that plays: given what it sees, it returns a move, or `None` to resign.
+///
+/// ```
+/// use pc_solver::game::{Game, GameConfig, GameView, Limits, Move, Player, Stop};
+///
+/// /// Drops every piece straight down from where it spawns.
+/// struct Dropper;
+/// impl Player for Dropper {
+///     fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
+///         let moves = view.placements(view.current).ok()?;
+///         let spawn_column = moves.iter().filter(|p| p.centre().x == view.spawn.x);
+///         spawn_column.min_by_key(|p| p.centre().y).map(Move::place)
+///     }
+/// }
+///
+/// let mut game = Game::new(GameConfig::new(1))?;
+/// let stop = game.run(&mut Dropper, Limits::default())?;
+/// assert!(matches!(stop, Stop::GameOver(_)));
+/// assert!(game.stats().pieces < 20);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait Player {
+    /// The move to play in this position, or `None` to resign.
+    fn choose(&mut self, view: &GameView<'_>) -> Option<Move>;
+}
+
+impl<P: Player + ?Sized> Player for &mut P {
+    fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
+        (**self).choose(view)
+    }
+}
+
+/// What one accepted move did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MoveResult {
+    /// Rows cleared by the placement.
+    pub lines: u32,
+    /// Whether the field was empty after the clear (a perfect clear).
+    pub perfect_clear: bool,
+    /// Whether the game ended with this move.
+    pub game_over: Option<GameOver>,
+}
+
+/// The running totals of a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Stats {
+    /// Pieces placed.
+    pub pieces: u64,
+    /// Rows cleared.
+    pub lines: u64,
+    /// Perfect clears: placements after which the field was empty.
+    pub perfect_clears: u64,
+    /// Moves that used hold.
+    pub holds: u64,
+    /// Placements by rows cleared: `clears[n]` placements cleared `n` rows.
+    pub clears: [u64; 5],
+}
+
+/// When [`Game::run`] stops a game that is not over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Limits {
+    /// Stop once this many rows are cleared.
+    pub lines: Option<u64>,
+    /// Stop once this many pieces are placed.
+    pub pieces: Option<u64>,
+}
+
+/// Why [`Game::run`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Stop {
+    /// The game is over.
+    GameOver(GameOver),
+    /// The line limit was reached.
+    LineCap,
+    /// The piece limit was reached.
+    PieceCap,
+}
+
+/// A game in progress: a 10×20 field (32 rows stored) fed by a seeded 7-bag, with a
+/// preview, hold and the guideline spawn (rotation centre at column 4, row 20).
+///
+/// Every move is checked: the piece must be the one to play, reachable from the spawn
+/// position with the kick table and drop mode, and resting on the stack. Full rows clear
+/// at once. The game ends when a new piece overlaps the stack at its spawn position
+/// (block out) or a piece locks entirely above row 20 (lock out).
+///
+/// ```
+/// use pc_solver::game::{Game, GameConfig, Move, MoveError};
+/// use pc_srs::Orientation;
+///
+/// let mut game = Game::new(GameConfig::new(1))?;
+/// let piece = game.view().current;
+/// // Every piece in spawn orientation with its centre at (1, 0) lies flat on the floor
+/// // against the left wall.
+/// let placement = piece.with(Orientation::Spawn).at(1, 0)?;
+/// game.play(&Move::place(placement))?;
+/// assert_eq!(game.stats().pieces, 1);
+///
+/// // A placement in mid-air is refused, and the game is unchanged.
+/// let next = game.view().current;
+/// let floating = next.with(Orientation::Spawn).at(5, 10)?;
+/// assert_eq!(game.play(&Move::place(floating)), Err(MoveError::Unreachable(floating)));
+/// assert_eq!(game.stats().pieces, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    config: GameConfig,
+    randomizer: SevenBag,
+    board: Board32,
+    current: Piece,
+    hold: Option<Piece>,
+    queue: VecDeque<Piece>,
+    stats: Stats,
+    over: Option<GameOver>,
+    moves: Vec<(bool, Placement)>,
+}
+
+impl Game {
+    /// A new game; errors when the preview is longer than [`MAX_PREVIEW`].
+    pub fn new(config: GameConfig) -> Result<Game, GameError> {
+        if config.preview > MAX_PREVIEW {
+            return Err(GameError::PreviewTooLong {
+                preview: config.preview,
+                max: MAX_PREVIEW,
+            });
+        }
+        let mut randomizer = SevenBag::new(config.seed);
+        let current = randomizer.next_piece();
+        let mut queue = VecDeque::with_capacity(config.preview + 1);
+        queue.extend((0..config.preview).map(|_| randomizer.next_piece()));
+        queue.make_contiguous();
+        Ok(Game {
+            config,
+            randomizer,
+            board: Board32::new(),
+            current,
+            hold: None,
+            queue,
+            stats: Stats::default(),
+            over: None,
+            moves: Vec::new(),
+        })
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    /// Where pieces spawn: [`guideline_spawn`] of the 20-row field.
+    pub fn spawn(&self) -> CentrePos {
+        guideline_spawn(VISIBLE_ROWS)
+    }
+
+    /// What the player sees now.
+    pub fn view(&self) -> GameView<'_> {
+        GameView {
+            board: self.board,
+            current: self.current,
+            hold: self.hold,
+            preview: self.queue.as_slices().0,
+            bag: self.randomizer.bag_state(),
+            rules: &self.config.rules,
+            spawn: self.spawn(),
+        }
+    }
+
+    /// The field.
+    pub fn board(&self) -> &Board32 {
+        &self.board
+    }
+
+    /// The running totals.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Why the game ended, or `None` while it goes on.
+    pub fn game_over(&self) -> Option<GameOver> {
+        self.over
+    }
+
+    /// The moves played so far, without their paths.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.moves.iter().map(|&(hold, placement)| Move {
+            hold,
+            placement,
+            path: None,
+        })
+    }
+
+    /// Ends the game as resigned (nothing happens when it is already over).
+    pub fn resign(&mut self) {
+        self.over.get_or_insert(GameOver::Resigned);
+    }
+
+    /// The piece `mv` plays, checking the hold rules.
+    fn piece_played(&self, hold: bool) -> Result<Piece, MoveError> {
+        if !hold {
+            return Ok(self.current);
+        }
+        if !self.config.rules.hold {
+            return Err(MoveError::HoldDisabled);
+        }
+        Ok(self
+            .hold
+            .or_else(|| self.queue.front().copied())
+            .unwrap_or_else(|| self.randomizer.peek()))
+    }
+
+    /// Checks a move without playing it.
+    pub fn check(&self, mv: &Move) -> Result<(), MoveError> {
+        if let Some(over) = self.over {
+            return Err(MoveError::GameOver(over));
+        }
+        let expected = self.piece_played(mv.hold)?;
+        let target = mv.placement;
+        if target.piece() != expected {
+            return Err(MoveError::WrongPiece {
+                expected,
+                found: target.piece(),
+            });
+        }
+        let reachable = self
+            .config
+            .rules
+            .generator()
+            .placements_from_spawn(&self.board, expected, self.spawn())
+            .is_ok_and(|set| set.contains(&target));
+        if !reachable {
+            return Err(MoveError::Unreachable(target));
+        }
+        if let Some(path) = &mv.path {
+            let end = path.replay(
+                &self.board,
+                expected,
+                &self.config.rules.kicks,
+                self.spawn(),
+            );
+            if !end.is_some_and(|p| p.same_cells(&target)) {
+                return Err(MoveError::PathMismatch(target));
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays a move after checking it ([`Game::check`]); a refused move changes nothing.
+    pub fn play(&mut self, mv: &Move) -> Result<MoveResult, MoveError> {
+        self.check(mv)?;
+        if mv.hold {
+            let previous = self.hold.replace(self.current);
+            if previous.is_none() {
+                // The next piece came out of the queue to be played.
+                self.take_next();
+            }
+            self.stats.holds += 1;
+        }
+        let placement = mv.placement;
+        for (x, y) in placement.cells() {
+            self.board.fill(usize::from(x), u32::from(y));
+        }
+        self.moves.push((mv.hold, placement));
+        self.stats.pieces += 1;
+        let lines = self.board.clear_full_rows().count_ones();
+        let perfect_clear = lines > 0 && self.board.is_empty();
+        self.stats.lines += u64::from(lines);
+        self.stats.clears[lines as usize] += 1;
+        self.stats.perfect_clears += u64::from(perfect_clear);
+        self.current = self.take_next();
+        if lines == 0 && placement.rows().0 >= VISIBLE_ROWS {
+            self.over = Some(GameOver::LockOut);
+        } else if !self.fits_at_spawn(self.current) {
+            self.over = Some(GameOver::BlockOut);
+        }
+        Ok(MoveResult {
+            lines,
+            perfect_clear,
+            game_over: self.over,
+        })
+    }
+
+    /// Plays moves from `player` until the game is over or a limit is reached. A refused
+    /// move stops the run with an error and leaves the game as it was before that move.
+    pub fn run<P: Player + ?Sized>(
+        &mut self,
+        player: &mut P,
+        limits: Limits,
+    ) -> Result<Stop, PlayError> {
+        loop {
+            if let Some(over) = self.over {
+                return Ok(Stop::GameOver(over));
+            }
+            if limits.lines.is_some_and(|cap| self.stats.lines >= cap) {
+                return Ok(Stop::LineCap);
+            }
+            if limits.pieces.is_some_and(|cap| self.stats.pieces >= cap) {
+                return Ok(Stop::PieceCap);
+            }
+            let chosen = player.choose(&self.view());
+            match chosen {
+                None => self.resign(),
+                Some(mv) => {
+                    self.play(&mv).map_err(|error| PlayError {
+                        index: self.stats.pieces + 1,
+                        error,
+                    })?;
+                }
+            }
+        }
+    }
+
+    /// Takes the first queue piece and refills the preview from the randomizer.
+    fn take_next(&mut self) -> Piece {
+        let next = self
+            .queue
+            .pop_front()
+            .unwrap_or_else(|| self.randomizer.next_piece());
+        while self.queue.len() < self.config.preview {
+            self.queue.push_back(self.randomizer.next_piece());
+        }
+        self.queue.make_contiguous();
+        next
+    }
+
+    fn fits_at_spawn(&self, piece: Piece) -> bool {
+        let spawn = self.spawn();
+        piece
+            .with(Orientation::Spawn)
+            .at(spawn.x, spawn.y)
+            .is_ok_and(|p| p.fits(&self.board))
+    }
+}
