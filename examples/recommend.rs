@@ -138,8 +138,11 @@ fn main() {
         } else {
             format!("\"{}\"", recommendation.line_fumen(&position))
         };
+        let hold_first = recommendation.hold_first.map_or("null".to_string(), |h| {
+            format!("[{},{}]", h.numer(), h.denom())
+        });
         println!(
-            "{{\"probability\":[{},{}],\"percent\":{},\"elapsed_ms\":{:.3},\"moves\":[{}],\"best_line\":{line}}}",
+            "{{\"probability\":[{},{}],\"percent\":{},\"hold_first\":{hold_first},\"elapsed_ms\":{:.3},\"moves\":[{}],\"best_line\":{line}}}",
             chance.numer(),
             chance.denom(),
             chance.to_f64() * 100.0,
@@ -167,15 +170,17 @@ fn main() {
         elapsed.as_secs_f64() * 1000.0,
         solver.memory_used() >> 20
     );
-    if recommendation
-        .moves
-        .first()
-        .is_some_and(|m| m.chance < chance)
-    {
+    if let Some(h) = recommendation.hold_first {
         // Holding into an empty slot shows one more piece before the placement is chosen,
-        // so that action is worth more than any placement fixed in advance.
+        // so that action can be worth more than any placement fixed in advance.
         println!(
-            "best: hold (the slot is empty), then choose the placement once the next piece shows"
+            "hold first (the slot is empty), then place once the next piece shows: {h} = {:.2}%{}",
+            h.to_f64() * 100.0,
+            if recommendation.moves.first().is_some_and(|m| m.chance < h) {
+                " (best)"
+            } else {
+                ""
+            }
         );
     }
     println!();
@@ -225,40 +230,39 @@ fn play(solver: &mut Solver, mut position: Position, seed: u64) {
         let queue: String = position.queue().iter().map(|p| p.to_char()).collect();
         let hold = position.hold.map_or('-', |p| p.to_char());
         let c = m.placement.centre();
+        let hold_first = r.hold_first.is_some_and(|h| h > m.chance);
+        let action = if hold_first {
+            "hold first, place after the next piece shows".to_string()
+        } else {
+            format!(
+                "play {} {} at ({},{}){}",
+                m.placement.piece(),
+                m.placement.orientation(),
+                c.x,
+                c.y,
+                if m.hold { " with hold" } else { "" }
+            )
+        };
         println!(
-            "{turn:>2}. hold {hold} queue {queue:7} chance {:>9} {:>7.2}%  play {} {} at ({},{}){}  {ms:.1} ms",
+            "{turn:>2}. hold {hold} queue {queue:7} chance {:>9} {:>7.2}%  {action}  {ms:.1} ms",
             r.chance.to_string(),
             r.chance.to_f64() * 100.0,
-            m.placement.piece(),
-            m.placement.orientation(),
-            c.x,
-            c.y,
-            if m.hold { " with hold" } else { "" },
         );
         if r.chance.is_zero() {
             println!("no perfect clear is possible any more");
             break;
+        }
+        if hold_first {
+            let piece = draw(&mut state, position.bag, 1)[0];
+            position = position.after_hold(piece).unwrap_or_else(|e| fail(e));
+            continue;
         }
         let count = if m.hold && position.hold.is_none() {
             2
         } else {
             1
         };
-        let mut bag = position.bag;
-        let mut revealed = Vec::new();
-        for _ in 0..count {
-            if bag.is_empty() {
-                bag = PieceSet::ALL;
-            }
-            // xorshift64*: a fixed, dependency-free stream for reproducible games.
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let pick = (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bag.len();
-            let piece = bag.iter().nth(pick).expect("pick < len");
-            bag.remove(piece);
-            revealed.push(pc_solver::percent::srs_piece(piece));
-        }
+        let revealed = draw(&mut state, position.bag, count);
         position = position.after(m, &revealed).unwrap_or_else(|e| fail(e));
         if position.field.is_empty() {
             println!("perfect clear after {turn} decisions");
@@ -274,4 +278,23 @@ fn play(solver: &mut Solver, mut position: Position, seed: u64) {
             later_ms.len()
         );
     }
+}
+
+/// `count` pieces drawn at random from the bag (a fresh one when it runs out), from a
+/// xorshift64* stream: fixed and dependency-free, for reproducible games.
+fn draw(state: &mut u64, mut bag: PieceSet, count: usize) -> Vec<Piece> {
+    let mut drawn = Vec::new();
+    for _ in 0..count {
+        if bag.is_empty() {
+            bag = PieceSet::ALL;
+        }
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        let pick = (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bag.len();
+        let piece = bag.iter().nth(pick).expect("pick < len");
+        bag.remove(piece);
+        drawn.push(pc_solver::percent::srs_piece(piece));
+    }
+    drawn
 }

@@ -125,6 +125,12 @@ pub struct RankedMove {
 pub struct Recommendation {
     /// The chance of a perfect clear from the position with best play.
     pub chance: Ratio,
+    /// With the hold slot empty (and hold allowed): the chance when the hold key is
+    /// pressed first and the placement is chosen once the next piece shows. That is a
+    /// move of its own, worth at least as much as any of the hold entries of `moves`
+    /// (which fix the placement before the piece shows); `chance` is the larger of it and
+    /// the best entry of `moves`.
+    pub hold_first: Option<Ratio>,
     /// Every legal move, best first (ties: shorter input, then no hold).
     pub moves: Vec<RankedMove>,
     /// A perfect clear that starts with the best move, for one continuation of the bag
@@ -265,6 +271,11 @@ impl Solver {
         let mut engine = self.engine();
         let mut ranked = engine.rank(&node)?;
         let chance = engine.value(&node)?;
+        let hold_first = if engine.holds_into_empty(&node) {
+            engine.hold_into_empty(&node, None)?
+        } else {
+            None
+        };
         let generator = self.rules.generator();
         let mut moves: Vec<RankedMove> = ranked
             .drain(..)
@@ -290,6 +301,7 @@ impl Solver {
         };
         Ok(Recommendation {
             chance,
+            hold_first,
             moves,
             line,
         })
@@ -316,7 +328,7 @@ impl Solver {
             hold: if self.rules.hold { position.hold } else { None },
             queue: Queue::new(&position.queue()),
             bag: position.bag.bits(),
-            can_hold: self.rules.hold,
+            can_hold: self.rules.hold && !position.hold_used,
         })
     }
 

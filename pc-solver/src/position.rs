@@ -43,6 +43,9 @@ pub struct Position {
     /// The pieces still to come from the current bag after the preview (empty: a fresh
     /// bag follows the preview).
     pub bag: PieceSet,
+    /// Whether the hold key was already pressed for the current piece (it went into an
+    /// empty slot and brought this one out), so this piece must be placed.
+    pub hold_used: bool,
 }
 
 impl Position {
@@ -56,6 +59,7 @@ impl Position {
             current,
             preview: Vec::new(),
             bag: PieceSet::EMPTY,
+            hold_used: false,
         }
     }
 
@@ -91,6 +95,63 @@ impl Position {
         queue
     }
 
+    /// Sets whether the hold key was already used for the current piece.
+    pub fn with_hold_used(mut self, hold_used: bool) -> Position {
+        self.hold_used = hold_used;
+        self
+    }
+
+    /// The position after pressing hold with an empty slot, before placing anything: the
+    /// current piece goes to the hold slot, the next one comes out (and must be placed),
+    /// and `revealed` appears at the end of the preview. [`crate::Recommendation::hold_first`]
+    /// is the chance of doing this.
+    ///
+    /// ```
+    /// use pc_solver::Position;
+    /// use pc_srs::Piece::*;
+    ///
+    /// let position = Position::new("".parse()?, T).with_preview(&[L, O]).with_bag("IJSZ".parse()?);
+    /// let held = position.after_hold(S)?;
+    /// assert_eq!((held.hold, held.current, held.preview.clone()), (Some(T), L, vec![O, S]));
+    /// assert!(held.hold_used);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn after_hold(&self, revealed: Piece) -> Result<Position, SolverError> {
+        if self.hold.is_some() || self.hold_used {
+            return Err(SolverError::IllegalMove(
+                "only an empty hold slot can be filled this way, once per piece",
+            ));
+        }
+        let Some((&next, rest)) = self.preview.split_first() else {
+            return Err(SolverError::IllegalMove(
+                "holding into an empty slot needs a preview",
+            ));
+        };
+        let mut bag = if self.bag.is_empty() {
+            PieceSet::ALL
+        } else {
+            self.bag
+        };
+        if !bag.remove(bag_piece(revealed)) {
+            return Err(SolverError::BagContradiction {
+                piece: revealed,
+                position: self.preview.len() + 1,
+                reason: "the bag state says it was already drawn",
+            });
+        }
+        let mut preview = rest.to_vec();
+        preview.push(revealed);
+        Ok(Position {
+            field: self.field,
+            clear_line: self.clear_line,
+            hold: Some(self.current),
+            current: next,
+            preview,
+            bag,
+            hold_used: true,
+        })
+    }
+
     /// The position after playing `mv` (one of the moves of
     /// [`Solver::recommend`](crate::Solver::recommend) for this position) when the
     /// pieces `revealed` appear at the end of the preview: one piece, or two for a hold
@@ -120,6 +181,11 @@ impl Position {
     /// ```
     pub fn after(&self, mv: &RankedMove, revealed: &[Piece]) -> Result<Position, SolverError> {
         let mut queue = self.queue();
+        if mv.hold && self.hold_used {
+            return Err(SolverError::IllegalMove(
+                "the hold key was already used for this piece",
+            ));
+        }
         let (placed, hold, used) = match (mv.hold, self.hold) {
             (false, _) => (self.current, self.hold, 1),
             (true, Some(h)) => (h, Some(self.current), 1),
@@ -178,6 +244,7 @@ impl Position {
             current: rest[0],
             preview: rest[1..].to_vec(),
             bag,
+            hold_used: false,
         })
     }
 

@@ -316,6 +316,7 @@ fn child(base: &Position, hold: bool, placement: &pc_srs::Placement, revealed: P
         current: next[0],
         preview: next[1..].to_vec(),
         bag: drawable.without(bag_piece(revealed)),
+        hold_used: false,
     }
 }
 
@@ -529,4 +530,54 @@ fn a_won_position_stays_won_along_the_best_moves() {
     let (mut checked, mut clears) = (0, 0);
     walk(&mut s, &base, &mut checked, &mut clears);
     assert!(clears > 0 && checked > clears, "{checked} {clears}");
+}
+
+/// Holding into an empty slot is a chance node: its value is the average over the piece
+/// it reveals of the position that follows, where the hold key is spent.
+#[test]
+fn holding_first_is_worth_the_average_over_the_revealed_piece() {
+    let mut checked = 0;
+    for (field, queue, bag) in [
+        ("#.......##/#.......##/##......##/###....###", "TLJ", "SZOI"),
+        ("##......##/##......##/###....###/###....###", "TL", "JOSZ"),
+        ("........##/........##", "IL", "JOSTZ"),
+    ] {
+        let line = field.split('/').count() as u32;
+        let base = position(field, line, "", queue, bag);
+        let preview = base.preview.len();
+        let r = solver(&Rules::default(), preview, false)
+            .recommend(&base)
+            .unwrap();
+        let hold_first = r.hold_first.expect("the slot is empty");
+        assert!(r.chance >= hold_first && r.chance >= r.moves[0].chance);
+        assert!(r.chance == hold_first || r.chance == r.moves[0].chance);
+        // Blind hold entries never beat choosing after the reveal.
+        assert!(
+            r.moves
+                .iter()
+                .filter(|m| m.hold)
+                .all(|m| m.chance <= hold_first)
+        );
+        let mut fresh = solver(&Rules::default(), preview, false);
+        let mut sum = Ratio::ZERO;
+        for b in base.bag.iter() {
+            let held = base.after_hold(srs_piece(b)).unwrap();
+            assert!(held.hold_used);
+            let v = fresh.chance(&held).unwrap();
+            // With the hold key spent, no move of the new position holds.
+            assert!(
+                fresh
+                    .recommend(&held)
+                    .unwrap()
+                    .moves
+                    .iter()
+                    .all(|m| !m.hold)
+            );
+            sum = sum + v;
+        }
+        let average = sum * Ratio::new(1, base.bag.len() as u64).unwrap();
+        assert_eq!(hold_first, average, "{base:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
 }
