@@ -578,3 +578,53 @@ fn boards_are_the_ones_of_the_moves() {
         assert_eq!(game.board(), &board);
     }
 }
+
+/// The record and move parsers never panic: arbitrary text, and valid records with a few
+/// bytes changed, give a record or a typed error, and a record that parses replays to a
+/// game or a typed error.
+mod parser_fuzz {
+    use super::*;
+    use pc_solver::game::{GameRecord, Move};
+
+    fn sample() -> String {
+        std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/harddrop-preview1-seed3.pcgame"
+        ))
+        .unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn arbitrary_text_never_panics(text in ".{0,200}") {
+            if let Ok(record) = text.parse::<GameRecord>() {
+                let _ = record.replay();
+            }
+            let _ = text.parse::<Move>();
+        }
+
+        #[test]
+        fn mutated_records_never_panic(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<char>()), 1..4),
+        ) {
+            let mut chars: Vec<char> = sample().chars().collect();
+            for (at, c) in edits {
+                let i = at.index(chars.len());
+                chars[i] = c;
+            }
+            let text: String = chars.into_iter().collect();
+            if let Ok(record) = text.parse::<GameRecord>() {
+                let _ = record.replay();
+            }
+        }
+    }
+
+    #[test]
+    fn the_sample_is_valid() {
+        // The mutations start from a record that parses and replays.
+        let record: GameRecord = sample().parse().unwrap();
+        assert!(record.replay().is_ok());
+    }
+}
