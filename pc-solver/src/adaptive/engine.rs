@@ -1,44 +1,23 @@
-//! The exact chance of a perfect clear with a limited preview, and ranked moves.
-//!
-//! The value of a position is the chance of a PC under optimal play with the player's own
-//! information: 1 at a PC, 0 when none can be reached, otherwise the best move's average
-//! over the piece that the move reveals at the end of the preview (drawn uniformly from
-//! what the bag has left). Once the pieces in view cover the rest of the PC, the value is
-//! 0 or 1 and the known-queue search answers it; one move before that, a single search
-//! answers it for every possible revealed piece at once.
-//!
-//! Below the root only the best move of a position matters, so a move is dropped as soon
-//! as its revealed pieces cannot lift its average above the best move found so far (the
-//! "Star1" cut of expectimax). Every value that is stored is exact.
+//! The expectimax behind [`super::Solver`]: decisions, reveals and their bounds over the
+//! solver's tables.
 
+use super::MAX_QUEUE;
 use crate::error::SolverError;
 use crate::field::PcField;
-use crate::fumen::Fumen;
-use crate::known::{ALL_PIECES, Goal, KnownMemo, KnownSolver, pieces_in};
-use crate::percent::srs_piece;
-use crate::position::Position;
-use crate::problem::PcProblem;
-use crate::rules::Rules;
-use crate::search::Searcher;
+use crate::known::{ALL_PIECES, Goal, KnownSolver, pieces_in};
 use ahash::AHashMap;
-use pc_bag::{BagState, Ratio};
-use pc_srs::{Path, Piece, Placement};
-
-/// Pieces visible at most: the current piece and six previews.
-const MAX_QUEUE: usize = 7;
-
-/// Bytes a remembered state costs, counted generously (key, value, table overhead).
-const BYTES_PER_STATE: usize = 64;
+use pc_bag::Ratio;
+use pc_srs::{Piece, Placement};
 
 /// The current piece and the preview, copied by value.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-struct Queue {
-    pieces: [Piece; MAX_QUEUE],
-    len: u8,
+pub(super) struct Queue {
+    pub(super) pieces: [Piece; MAX_QUEUE],
+    pub(super) len: u8,
 }
 
 impl Queue {
-    fn new(pieces: &[Piece]) -> Queue {
+    pub(super) fn new(pieces: &[Piece]) -> Queue {
         let mut queue = Queue {
             pieces: [Piece::I; MAX_QUEUE],
             len: pieces.len() as u8,
@@ -47,7 +26,7 @@ impl Queue {
         queue
     }
 
-    fn as_slice(&self) -> &[Piece] {
+    pub(super) fn as_slice(&self) -> &[Piece] {
         &self.pieces[..self.len as usize]
     }
 
@@ -62,22 +41,22 @@ impl Queue {
 
 /// A decision: the field, the hold slot, the pieces in view and the bag after them.
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    field: PcField,
-    hold: Option<Piece>,
-    queue: Queue,
+pub(super) struct Node {
+    pub(super) field: PcField,
+    pub(super) hold: Option<Piece>,
+    pub(super) queue: Queue,
     /// Pieces left in the current bag after the queue, as bits; 0 when a fresh bag follows.
-    bag: u8,
+    pub(super) bag: u8,
     /// False right after holding into an empty slot: the new current piece must be placed.
-    can_hold: bool,
+    pub(super) can_hold: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct NodeKey {
-    field: u128,
-    queue: u64,
-    hold: u8,
-    bag: u8,
+pub(super) struct NodeKey {
+    pub(super) field: u128,
+    pub(super) queue: u64,
+    pub(super) hold: u8,
+    pub(super) bag: u8,
 }
 
 impl Node {
@@ -101,294 +80,6 @@ fn bag_after(drawable: u8, piece: Piece) -> u8 {
     drawable & !(1 << piece.index())
 }
 
-/// One legal move of a position and its exact chance.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RankedMove {
-    /// Whether the hold key is pressed first (the piece placed is then the held piece, or
-    /// with an empty slot the next piece of the queue).
-    pub hold: bool,
-    /// Where the piece locks, in the position's field.
-    pub placement: Placement,
-    /// The chance of a perfect clear after this move with best play from there on. For a
-    /// hold into an empty slot it is the chance when this placement is chosen whatever
-    /// piece the hold reveals.
-    pub chance: Ratio,
-    /// The keys to press (in the perfect-clear model: the piece enters above the clear
-    /// line).
-    pub path: Option<Path>,
-}
-
-/// Every legal move of a position, best first, with the chance of the position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Recommendation {
-    /// The chance of a perfect clear from the position with best play.
-    pub chance: Ratio,
-    /// With the hold slot empty (and hold allowed): the chance when the hold key is
-    /// pressed first and the placement is chosen once the next piece shows. That is a
-    /// move of its own, worth at least as much as any of the hold entries of `moves`
-    /// (which fix the placement before the piece shows); `chance` is the larger of it and
-    /// the best entry of `moves`.
-    pub hold_first: Option<Ratio>,
-    /// Every legal move, best first (ties: shorter input, then no hold).
-    pub moves: Vec<RankedMove>,
-    /// A perfect clear that starts with the best move, for one continuation of the bag
-    /// that allows it (the placements in play order, each in the field of its moment);
-    /// empty when the chance is 0.
-    pub line: Vec<Placement>,
-}
-
-impl Recommendation {
-    /// The sample line as a fumen, one page per placement, starting from the position's
-    /// field (paste `v115@…` into a fumen viewer to step through it).
-    ///
-    /// ```
-    /// # use pc_solver::{Position, Rules, Solver};
-    /// # use pc_srs::Piece::*;
-    /// let field = "##.....###/###....###/####...###/###....###".parse()?;
-    /// let position = Position::new(field, T).with_hold(Some(I)).with_preview(&[L, O, S, J, Z]);
-    /// let recommendation = Solver::new(Rules::default()).recommend(&position)?;
-    /// let fumen = recommendation.line_fumen(&position);
-    /// assert_eq!(fumen.pages.len(), 4);
-    /// assert!(fumen.to_string().starts_with("v115@"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn line_fumen(&self, position: &Position) -> Fumen {
-        // Positions are checked against the clear line (at most 8 rows), so the field
-        // and every placement of a line fit in a fumen's 23 rows.
-        Fumen::from_placements(&position.field, &self.line)
-    }
-}
-
-/// The exact-chance solver. Keeps what it learned between calls (positions of the same
-/// game share most of their states) within a memory budget.
-///
-/// ```
-/// use pc_solver::{Position, Rules, Solver};
-/// use pc_srs::Piece::*;
-///
-/// // PCO: I held, T L O S J in view, Z the last piece of the bag. Every piece needed
-/// // is known, so the chance is 0 or 1.
-/// let field = "##.....###/###....###/####...###/###....###".parse()?;
-/// let position = Position::new(field, T)
-///     .with_hold(Some(I))
-///     .with_preview(&[L, O, S, J, Z]);
-/// let mut solver = Solver::new(Rules::default());
-/// let recommendation = solver.recommend(&position)?;
-/// assert!(recommendation.chance.is_one());
-/// assert!(recommendation.moves[0].chance.is_one());
-/// assert_eq!(recommendation.line.len(), 4);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub struct Solver {
-    rules: Rules,
-    preview: usize,
-    goal: Goal,
-    memory_limit: usize,
-    known: KnownMemo,
-    values: AHashMap<NodeKey, Ratio>,
-}
-
-impl Solver {
-    /// A solver for the rules, with five previews, 4-line (or the position's) PCs only,
-    /// and a 256 MiB memory budget.
-    pub fn new(rules: Rules) -> Solver {
-        Solver {
-            rules,
-            preview: 5,
-            goal: Goal {
-                lower_clears: false,
-            },
-            memory_limit: 256 << 20,
-            known: KnownMemo::default(),
-            values: AHashMap::new(),
-        }
-    }
-
-    /// The same solver with `preview` pieces shown after the current one (0 to 6).
-    pub fn with_preview(mut self, preview: usize) -> Result<Solver, SolverError> {
-        if preview > MAX_QUEUE - 1 {
-            return Err(SolverError::PreviewTooLong(preview));
-        }
-        self.preview = preview;
-        self.clear();
-        Ok(self)
-    }
-
-    /// The same solver counting a PC of fewer lines than the clear line (a 2-line PC while
-    /// building a 4-line one) as a success.
-    pub fn with_two_line(mut self, two_line: bool) -> Solver {
-        self.goal.lower_clears = two_line;
-        self.clear();
-        self
-    }
-
-    /// The same solver with another memory budget in bytes for what it remembers; when a
-    /// search passes it, the solver forgets everything and goes on.
-    pub fn with_memory_limit(mut self, bytes: usize) -> Solver {
-        self.memory_limit = bytes;
-        self
-    }
-
-    /// The rules.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
-    /// The preview length.
-    pub fn preview(&self) -> usize {
-        self.preview
-    }
-
-    /// An estimate of the bytes held by remembered states.
-    pub fn memory_used(&self) -> usize {
-        (self.known.len() + self.values.len()) * BYTES_PER_STATE
-    }
-
-    /// Forgets every remembered state.
-    pub fn clear(&mut self) {
-        self.known.clear();
-        self.values.clear();
-    }
-
-    /// The chance of a perfect clear from the position with best play.
-    pub fn chance(&mut self, position: &Position) -> Result<Ratio, SolverError> {
-        let node = self.root(position)?;
-        let mut engine = self.engine();
-        if engine.goal.reached(&node.field) {
-            return Ok(Ratio::ONE);
-        }
-        engine.value(&node)
-    }
-
-    /// Every legal move of the position with its exact chance, best first, and a sample
-    /// perfect clear for the best move.
-    pub fn recommend(&mut self, position: &Position) -> Result<Recommendation, SolverError> {
-        let node = self.root(position)?;
-        let board = *node.field.board();
-        let clear_line = node.field.height();
-        let mut engine = self.engine();
-        let mut ranked = engine.rank(&node)?;
-        let chance = engine.value(&node)?;
-        let hold_first = if engine.holds_into_empty(&node) {
-            engine.hold_into_empty(&node, None)?
-        } else {
-            None
-        };
-        let generator = self.rules.generator();
-        let mut moves: Vec<RankedMove> = ranked
-            .drain(..)
-            .map(|(hold, placement, chance)| RankedMove {
-                hold,
-                placement,
-                chance,
-                path: generator
-                    .path(&board, &placement, clear_line)
-                    .ok()
-                    .flatten(),
-            })
-            .collect();
-        moves.sort_by(|a, b| {
-            b.chance
-                .cmp(&a.chance)
-                .then_with(|| path_len(a).cmp(&path_len(b)))
-                .then_with(|| a.hold.cmp(&b.hold))
-        });
-        let line = match moves.first() {
-            Some(best) if !best.chance.is_zero() => self.sample_line(&node, best),
-            _ => Vec::new(),
-        };
-        Ok(Recommendation {
-            chance,
-            hold_first,
-            moves,
-            line,
-        })
-    }
-
-    /// Validates a position and turns it into a search node.
-    fn root(&mut self, position: &Position) -> Result<Node, SolverError> {
-        if position.preview.len() > MAX_QUEUE - 1 {
-            return Err(SolverError::PreviewTooLong(position.preview.len()));
-        }
-        if position.preview.len() != self.preview {
-            return Err(SolverError::PreviewLength {
-                expected: self.preview,
-                given: position.preview.len(),
-            });
-        }
-        position.check_bag()?;
-        let problem = PcProblem::new(position.field, position.clear_line, self.rules.clone())?;
-        if self.memory_used() > self.memory_limit {
-            self.clear();
-        }
-        Ok(Node {
-            field: *problem.field(),
-            hold: if self.rules.hold { position.hold } else { None },
-            queue: Queue::new(&position.queue()),
-            bag: position.bag.bits(),
-            can_hold: self.rules.hold && !position.hold_used,
-        })
-    }
-
-    fn engine(&mut self) -> Engine<'_> {
-        let budget = self.memory_limit / BYTES_PER_STATE;
-        Engine {
-            known: KnownSolver::new(
-                self.rules.generator(),
-                self.rules.hold,
-                self.goal,
-                &mut self.known,
-            )
-            .caching_children(),
-            values: &mut self.values,
-            goal: self.goal,
-            hold: self.rules.hold,
-            budget,
-        }
-    }
-
-    /// One perfect clear starting with `best`, for the first continuation of the bag that
-    /// allows one.
-    fn sample_line(&self, node: &Node, best: &RankedMove) -> Vec<Placement> {
-        let queue = node.queue.as_slice();
-        // The pieces after the move, in play order, and what is in hold.
-        let (hold_after, rest): (Option<Piece>, &[Piece]) = match (best.hold, node.hold) {
-            (false, _) => (node.hold, &queue[1..]),
-            (true, Some(_)) => (Some(queue[0]), &queue[1..]),
-            (true, None) => (Some(queue[0]), &queue[2.min(queue.len())..]),
-        };
-        let after = node.field.place(&best.placement);
-        let mut line = vec![best.placement];
-        if self.goal.reached(&after) {
-            return line;
-        }
-        let Ok(problem) = PcProblem::new(*after.board(), after.height(), self.rules.clone()) else {
-            return Vec::new();
-        };
-        let mut searcher = Searcher::new(&problem);
-        let known = rest.len() + hold_after.is_some() as usize;
-        let wanted = after.pieces_needed() as usize + self.rules.hold as usize;
-        let unknown = wanted.saturating_sub(known);
-        let bag = BagState::from_remaining(
-            pc_bag::PieceSet::from_bits(node.bag).unwrap_or(pc_bag::PieceSet::EMPTY),
-        );
-        let Ok(continuations) = bag.continuations(unknown) else {
-            return Vec::new();
-        };
-        for (sequence, _) in continuations {
-            let mut pieces = rest.to_vec();
-            pieces.extend(sequence.iter().map(srs_piece));
-            if let Some(solution) = searcher.solution(hold_after, &pieces) {
-                line.extend(solution.placements());
-                return line;
-            }
-        }
-        Vec::new()
-    }
-}
-
 /// The average if every piece still to try gave a PC: a move whose bound does not beat the
 /// best move so far can be dropped.
 fn upper_bound(sum: Ratio, left: u64, share: Ratio) -> Result<Ratio, SolverError> {
@@ -397,18 +88,14 @@ fn upper_bound(sum: Ratio, left: u64, share: Ratio) -> Result<Ratio, SolverError
         .ok_or(SolverError::Overflow)
 }
 
-fn path_len(m: &RankedMove) -> usize {
-    m.path.as_ref().map_or(usize::MAX, |p| p.inputs().len())
-}
-
 /// The recursive search over one solver's tables.
-struct Engine<'a> {
-    known: KnownSolver<'a>,
-    values: &'a mut AHashMap<NodeKey, Ratio>,
-    goal: Goal,
-    hold: bool,
+pub(super) struct Engine<'a> {
+    pub(super) known: KnownSolver<'a>,
+    pub(super) values: &'a mut AHashMap<NodeKey, Ratio>,
+    pub(super) goal: Goal,
+    pub(super) hold: bool,
     /// States the tables may hold before they are emptied.
-    budget: usize,
+    pub(super) budget: usize,
 }
 
 /// Where a move leads, before the revealed piece is known.
@@ -425,7 +112,7 @@ struct Afterwards {
 
 impl Engine<'_> {
     /// The exact value of a decision whose field is not a PC.
-    fn value(&mut self, node: &Node) -> Result<Ratio, SolverError> {
+    pub(super) fn value(&mut self, node: &Node) -> Result<Ratio, SolverError> {
         if self.fully_known(node) {
             let ok = self
                 .known
@@ -514,7 +201,10 @@ impl Engine<'_> {
     /// Every move at the root with its exact value. A hold into an empty slot reveals a
     /// piece before the placement is chosen; its entries give the value of each placement
     /// chosen blind.
-    fn rank(&mut self, node: &Node) -> Result<Vec<(bool, Placement, Ratio)>, SolverError> {
+    pub(super) fn rank(
+        &mut self,
+        node: &Node,
+    ) -> Result<Vec<(bool, Placement, Ratio)>, SolverError> {
         let mut ranked = Vec::new();
         let (wanted, _) = self.winnable(node);
         for (hold, placement, afterwards) in self.moves(node) {
@@ -568,13 +258,13 @@ impl Engine<'_> {
     }
 
     /// Whether the node can hold into an empty slot (which reveals a piece first).
-    fn holds_into_empty(&self, node: &Node) -> bool {
+    pub(super) fn holds_into_empty(&self, node: &Node) -> bool {
         self.hold && node.can_hold && node.hold.is_none()
     }
 
     /// The value of holding into an empty slot: the average over the revealed piece of the
     /// best placement of the new current piece; `None` when it cannot beat `alpha`.
-    fn hold_into_empty(
+    pub(super) fn hold_into_empty(
         &mut self,
         node: &Node,
         alpha: Option<Ratio>,
@@ -630,7 +320,10 @@ impl Engine<'_> {
 
     /// The pieces that can be placed (the current one, and the held one when it differs)
     /// with the hold slot after each. A hold into an empty slot is handled apart.
-    fn choices(&self, node: &Node) -> impl Iterator<Item = (Piece, Option<Piece>)> + use<> {
+    fn choices(
+        &self,
+        node: &Node,
+    ) -> impl Iterator<Item = (Piece, Option<Piece>)> + use<> {
         let current = node.queue.pieces[0];
         let swap = match node.hold {
             Some(h) if self.hold && node.can_hold && h != current => Some((h, Some(current))),
@@ -735,7 +428,7 @@ mod tests {
     use crate::percent::bag_piece;
 
     #[test]
-    fn queue_advances_by_one() {
+    pub(super) fn queue_advances_by_one() {
         let q = Queue::new(&[Piece::I, Piece::T, Piece::L]);
         assert_eq!(
             q.advance(Piece::O).as_slice(),
@@ -744,7 +437,7 @@ mod tests {
     }
 
     #[test]
-    fn bag_piece_conversion_is_by_index() {
+    pub(super) fn bag_piece_conversion_is_by_index() {
         for p in Piece::ALL {
             assert_eq!(bag_piece(p).index(), p.index());
         }
