@@ -126,6 +126,48 @@ impl<'p> Checker<'p> {
     }
 }
 
+/// Below this many sequences a search per sequence is not split between threads.
+const PARALLEL_MIN_SEQUENCES: usize = 32;
+
+/// Whether each queue can clear the problem's field, in order. When the queues are
+/// searched one by one (not by a shared automaton) and `threads` > 1, `threads` workers,
+/// each with its own memo, take runs of consecutive queues (which share most states).
+fn check_all(problem: &PcProblem, queues: &[Vec<Piece>], threads: usize) -> Vec<bool> {
+    let mut checker = Checker::new(problem, queues.len());
+    let searching = matches!(checker, Checker::Search(_));
+    if threads <= 1 || !searching || queues.len() < PARALLEL_MIN_SEQUENCES {
+        return queues.iter().map(|q| checker.check(q)).collect();
+    }
+    // Runs of consecutive queues handed out one at a time, so that a thread that meets
+    // easy queues takes more of them.
+    let run = queues.len().div_ceil(threads * 16);
+    let runs: Vec<&[Vec<Piece>]> = queues.chunks(run).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Vec<bool>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut searcher = Searcher::new(problem);
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(part) = runs.get(i) else { break };
+                        let answers = part.iter().map(|q| searcher.has_solution(None, q));
+                        mine.push((i, answers.collect::<Vec<bool>>()));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a percent worker does not panic"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().flat_map(|(_, answers)| answers).collect()
+}
+
 /// sfinder's `percent` for a problem and patterns (hold as the problem's rules say).
 ///
 /// ```
@@ -146,18 +188,52 @@ pub fn percent(problem: &PcProblem, patterns: &PatternSet) -> Result<PercentResu
             needed,
         }
     })?;
-    let mut out = Vec::with_capacity(sequences.len());
-    let mut success = 0;
-    let mut checker = Checker::new(problem, sequences.len());
-    for seq in &sequences {
-        let pieces: Vec<Piece> = seq.iter().map(srs_piece).collect();
-        let ok = checker.check(&pieces);
-        success += ok as u64;
-        out.push((pieces, ok));
-    }
+    let queues: Vec<Vec<Piece>> = sequences
+        .iter()
+        .map(|seq| seq.iter().map(srs_piece).collect())
+        .collect();
+    let threads = if cfg!(feature = "parallel") {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    };
+    let results = check_all(problem, &queues, threads);
+    let success = results.iter().filter(|&&ok| ok).count() as u64;
+    let out: Vec<(Vec<Piece>, bool)> = queues.into_iter().zip(results).collect();
     Ok(PercentResult {
         success,
         total: sequences.len() as u64,
         sequences: out,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rules;
+
+    /// Split between threads, the searches give the same answers in the same order.
+    #[test]
+    fn threads_agree_with_one_search() {
+        let pco = PcProblem::new(
+            "##.....###/###....###/####...###/###....###"
+                .parse()
+                .unwrap(),
+            4,
+            Rules::default(),
+        )
+        .unwrap();
+        let patterns: PatternSet = "I,*p4".parse().unwrap();
+        let queues: Vec<Vec<Piece>> = searching_sequences(&patterns, 4, true)
+            .unwrap()
+            .iter()
+            .take(AUTOMATON_MIN_SEQUENCES - 1)
+            .map(|seq| seq.iter().map(srs_piece).collect())
+            .collect();
+        assert!(queues.len() >= PARALLEL_MIN_SEQUENCES);
+        let one = check_all(&pco, &queues, 1);
+        let three = check_all(&pco, &queues, 3);
+        assert_eq!(one, three);
+        assert!(one.contains(&true) && one.contains(&false));
+    }
 }

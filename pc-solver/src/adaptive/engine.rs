@@ -320,10 +320,7 @@ impl Engine<'_> {
 
     /// The pieces that can be placed (the current one, and the held one when it differs)
     /// with the hold slot after each. A hold into an empty slot is handled apart.
-    fn choices(
-        &self,
-        node: &Node,
-    ) -> impl Iterator<Item = (Piece, Option<Piece>)> + use<> {
+    fn choices(&self, node: &Node) -> impl Iterator<Item = (Piece, Option<Piece>)> + use<> {
         let current = node.queue.pieces[0];
         let swap = match node.hold {
             Some(h) if self.hold && node.can_hold && h != current => Some((h, Some(current))),
