@@ -11,7 +11,8 @@
 //! `--bag` (the pieces still to come in the current bag after the queue; empty: a fresh bag
 //! follows); `--clear-line N` (4); `--two-line` (2-line PCs count too); `-H/--hold-rule
 //! use|avoid`; `-K/--kicks srs|srs+|none|PATH`; `-d/--drop softdrop|harddrop|180`;
-//! `--memory MiB` (the solver's table budget, 512); `--format text|json`; `--play SEED`
+//! `--memory MiB` (the solver's table budget, 512); `--format text|json`; `--best` (only the
+//! best move, faster: other moves are cut early); `--play SEED`
 //! (play the best move until the PC, the next pieces drawn at random from the bag).
 //!
 //! The default position is a decision early in the first PC of a game: an L and a J fill
@@ -102,6 +103,30 @@ fn main() {
             .parse()
             .unwrap_or_else(|_| fail("--play takes a seed (a number)"));
         play(&mut solver, position, seed);
+        return;
+    }
+    if args.flag(&["--best"]) {
+        let started = std::time::Instant::now();
+        let best = solver.best_move(&position).unwrap_or_else(|e| fail(e));
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let action = match (&best.best, best.hold_first) {
+            (_, true) => "hold first, place after the next piece shows".to_string(),
+            (Some(m), false) => format!(
+                "{} {} at ({},{}){}, keys {}",
+                m.placement.piece(),
+                m.placement.orientation(),
+                m.placement.centre().x,
+                m.placement.centre().y,
+                if m.hold { " with hold" } else { "" },
+                path_text(m)
+            ),
+            (None, false) => "no legal move".to_string(),
+        };
+        println!(
+            "chance {} = {:.2}%, best: {action} ({ms:.1} ms)",
+            best.chance,
+            best.chance.to_f64() * 100.0
+        );
         return;
     }
     let started = std::time::Instant::now();

@@ -16,7 +16,7 @@ mod problem;
 mod rules;
 pub mod search;
 
-pub use adaptive::{RankedMove, Recommendation, Solver};
+pub use adaptive::{BestMove, RankedMove, Recommendation, Solver};
 pub use error::SolverError;
 pub use field::PcField;
 pub use percent::{PercentResult, TreeNode, percent};

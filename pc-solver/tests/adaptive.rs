@@ -581,3 +581,59 @@ fn holding_first_is_worth_the_average_over_the_revealed_piece() {
     }
     assert_eq!(checked, 3);
 }
+
+/// `best_move` gives the chance of `recommend` and a move that the ranking puts first (or
+/// holding first when that beats every placement).
+#[test]
+fn best_move_agrees_with_the_full_ranking() {
+    let mut extra = vec![
+        position(
+            "#.......##/#.......##/##......##/###....###",
+            4,
+            "",
+            "TLJ",
+            "SZOI",
+        ),
+        position(
+            "##......##/##......##/###....###/###....###",
+            4,
+            "I",
+            "TL",
+            "JOSZ",
+        ),
+    ];
+    extra.extend(cases());
+    let (mut holds, mut places) = (0, 0);
+    for rules in [Rules::default(), Rules::without_hold()] {
+        for base in &extra {
+            let preview = base.preview.len();
+            let ranking = solver(&rules, preview, false).recommend(base).unwrap();
+            let best = solver(&rules, preview, false).best_move(base).unwrap();
+            assert_eq!(best.chance, ranking.chance, "{base:?}");
+            if best.hold_first {
+                assert!(best.best.is_none());
+                assert_eq!(ranking.hold_first, Some(best.chance));
+                // Placements without hold do worse; a blind hold entry can tie.
+                assert!(ranking.moves[0].chance <= best.chance);
+                assert!(
+                    ranking
+                        .moves
+                        .iter()
+                        .filter(|m| !m.hold)
+                        .all(|m| m.chance < best.chance),
+                    "{base:?} {best:?} {:?}",
+                    &ranking.moves[..3]
+                );
+                holds += 1;
+            } else {
+                let m = best.best.expect("a legal move");
+                assert_eq!(m.chance, ranking.moves[0].chance, "{base:?}");
+                assert!(ranking.moves.iter().any(|r| r.hold == m.hold
+                    && r.placement == m.placement
+                    && r.chance == m.chance));
+                places += 1;
+            }
+        }
+    }
+    assert!(holds > 0 && places > 10, "{holds} {places}");
+}

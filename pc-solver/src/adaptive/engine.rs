@@ -98,6 +98,16 @@ pub(super) struct Engine<'a> {
     pub(super) budget: usize,
 }
 
+/// What [`Engine::best`] finds.
+pub(super) struct BestAtRoot {
+    /// The exact value of the best placement.
+    pub(super) value: Ratio,
+    /// The best placement (hold or not), if any is legal.
+    pub(super) chosen: Option<(bool, Placement)>,
+    /// The value of holding into an empty slot first, when it beats every placement.
+    pub(super) hold_first: Option<Ratio>,
+}
+
 /// Where a move leads, before the revealed piece is known.
 #[derive(Clone, Copy)]
 struct Afterwards {
@@ -219,6 +229,44 @@ impl Engine<'_> {
             self.rank_hold_into_empty(node, &mut ranked)?;
         }
         Ok(ranked)
+    }
+
+    /// The best placement at the root found with the same cut-offs as below it (only the
+    /// winner's value is exact; `None` when there is no legal move), and the value of
+    /// holding into an empty slot first when that is better still.
+    pub(super) fn best(&mut self, node: &Node) -> Result<BestAtRoot, SolverError> {
+        let (wanted, ceiling) = self.winnable(node);
+        let mut value = Ratio::ZERO;
+        let mut chosen = None;
+        for (hold, placement, afterwards) in self.moves(node) {
+            if chosen.is_none() {
+                // Some legal move, even when none can clear.
+                chosen = Some((hold, placement));
+            }
+            if value >= ceiling {
+                break;
+            }
+            let v = match afterwards {
+                None => Some(Ratio::ONE),
+                Some(a) => self.reveal(&a, Some(value), wanted)?,
+            };
+            if let Some(v) = v.filter(|&v| v > value) {
+                value = v;
+                chosen = Some((hold, placement));
+            }
+        }
+        let hold_first = if self.holds_into_empty(node) && value < ceiling {
+            // The average may come back equal to the bound; only a better one counts.
+            self.hold_into_empty(node, Some(value))?
+                .filter(|&h| h > value)
+        } else {
+            None
+        };
+        Ok(BestAtRoot {
+            value,
+            chosen,
+            hold_first,
+        })
     }
 
     fn rank_hold_into_empty(

@@ -92,6 +92,21 @@ impl Recommendation {
     }
 }
 
+/// What to do now ([`Solver::best_move`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BestMove {
+    /// The chance of a perfect clear from the position with best play.
+    pub chance: Ratio,
+    /// Press hold into the empty slot first and ask again once the next piece shows
+    /// ([`Position::after_hold`]): that is worth more than any placement chosen now.
+    pub hold_first: bool,
+    /// The best placement with its exact chance and keys, unless `hold_first`; `None`
+    /// also when no piece can be placed. When nothing can clear, some legal move with
+    /// chance 0.
+    pub best: Option<RankedMove>,
+}
+
 /// The exact-chance solver. Keeps what it learned between calls (positions of the same
 /// game share most of their states) within a memory budget.
 ///
@@ -191,6 +206,51 @@ impl Solver {
             return Ok(Ratio::ONE);
         }
         engine.value(&node)
+    }
+
+    /// What to do now, without the exact value of every other move: moves that cannot
+    /// beat the best one found are dropped early, as below the root, so this is several
+    /// times faster than [`Solver::recommend`] on hard positions (9.5 s against 26 s with 9
+    /// pieces left, measured once) and gives the same chance and a best move.
+    ///
+    /// ```
+    /// use pc_solver::{Position, Rules, Solver};
+    /// use pc_srs::Piece::*;
+    ///
+    /// let field = "#.......##/#.......##/##......##/###....###".parse()?;
+    /// let position = Position::new(field, Z)
+    ///     .with_hold(Some(I))
+    ///     .with_preview(&[S, T, L, J, I])
+    ///     .with_bag("JLOSTZ".parse()?);
+    /// let mut solver = Solver::new(Rules::default());
+    /// let best = solver.best_move(&position)?;
+    /// assert!(best.chance.is_one() && !best.hold_first);
+    /// let chosen = best.best.expect("a move clears");
+    /// assert!(chosen.chance.is_one());
+    /// let next = position.after(&chosen, &[O])?;
+    /// assert!(solver.chance(&next)?.is_one());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn best_move(&mut self, position: &Position) -> Result<BestMove, SolverError> {
+        let node = self.root(position)?;
+        let board = *node.field.board();
+        let clear_line = node.field.height();
+        let found = self.engine().best(&node)?;
+        let generator = self.rules.generator();
+        let best = found.chosen.map(|(hold, placement)| RankedMove {
+            hold,
+            placement,
+            chance: found.value,
+            path: generator
+                .path(&board, &placement, clear_line)
+                .ok()
+                .flatten(),
+        });
+        Ok(BestMove {
+            chance: found.hold_first.unwrap_or(found.value),
+            hold_first: found.hold_first.is_some(),
+            best: best.filter(|_| found.hold_first.is_none()),
+        })
     }
 
     /// Every legal move of the position with its exact chance, best first, and a sample
