@@ -637,3 +637,54 @@ fn best_move_agrees_with_the_full_ranking() {
     }
     assert!(holds > 0 && places > 10, "{holds} {places}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Stepping a 2-line position forward with the solver's moves and bag pieces keeps a
+    /// position the solver accepts: the bag state stays consistent with the queue, the
+    /// preview keeps its length, and the cells grow by 4 less the cleared rows.
+    #[test]
+    fn stepping_forward_keeps_positions_consistent(
+        order in Just(Piece::ALL).prop_shuffle(),
+        picks in proptest::collection::vec(0usize..64, 6),
+    ) {
+        let rules = Rules::default();
+        let queue = &order[..3];
+        let seen: PieceSet = queue.iter().map(|&p| bag_piece(p)).collect();
+        let mut p = Position::new(Board32::new(), queue[0])
+            .with_clear_line(2)
+            .with_preview(&queue[1..])
+            .with_bag(PieceSet::ALL.difference(seen));
+        let mut s = solver(&rules, 2, false);
+        let mut steps = 0;
+        for pick in picks {
+            prop_assert!(p.check_bag().is_ok());
+            let r = s.recommend(&p).unwrap();
+            if r.moves.is_empty() {
+                break;
+            }
+            let m = &r.moves[pick % r.moves.len()];
+            let count = if m.hold && p.hold.is_none() { 2 } else { 1 };
+            let mut bag = p.bag;
+            let mut revealed = vec![];
+            for k in 0..count {
+                if bag.is_empty() { bag = PieceSet::ALL; }
+                let b = bag.iter().nth((pick + k) % bag.len()).unwrap();
+                bag.remove(b);
+                revealed.push(srs_piece(b));
+            }
+            let next = p.after(m, &revealed).unwrap();
+            steps += 1;
+            prop_assert_eq!(next.preview.len(), p.preview.len());
+            let cells = p.field.cell_count() + 4;
+            prop_assert_eq!(next.field.cell_count() % 10, cells % 10);
+            if next.field.is_empty() {
+                break;
+            }
+            prop_assert!(next.field.height() <= next.clear_line);
+            p = next;
+        }
+        prop_assert!(steps >= 2, "{}", steps);
+    }
+}
