@@ -276,10 +276,7 @@ impl<'a> KnownSolver<'a> {
         queue: &[Piece],
         wanted: u8,
     ) -> u8 {
-        let (held, queue) = match queue.split_first() {
-            Some((&first, rest)) if self.hold && held.is_none() => (Some(first), rest),
-            _ => (held, queue),
-        };
+        let (held, queue) = self.normalise(held, queue);
         // Pieces whose multiset cannot even tile the field are out at once.
         let budget = PieceCounts::from_pieces(held.into_iter().chain(queue.iter().copied()));
         let mut tiling = 0;

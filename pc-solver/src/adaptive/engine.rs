@@ -182,14 +182,9 @@ impl Engine<'_> {
     /// the bound the rest need not be tried. Elsewhere: every piece, and 1.
     fn winnable(&mut self, node: &Node) -> (u8, Ratio) {
         let drawable = node.drawable();
-        let needed = node.field.pieces_needed() as usize;
+        // One more piece in view would cover the PC.
         let in_view = node.queue.len as usize + 1;
-        let last_level = if self.hold {
-            needed < in_view + node.hold.is_some() as usize
-        } else {
-            needed <= in_view
-        };
-        if !last_level {
+        if !self.covers(&node.field, in_view, node.hold.is_some()) {
             return (drawable, Ratio::ONE);
         }
         // Siblings (the same move, another revealed piece) differ only in the queue's
@@ -357,10 +352,15 @@ impl Engine<'_> {
         if !node.can_hold && self.hold {
             return false;
         }
-        let needed = node.field.pieces_needed() as usize;
-        let in_view = node.queue.len as usize;
+        self.covers(&node.field, node.queue.len as usize, node.hold.is_some())
+    }
+
+    /// Whether `in_view` queue pieces (and the held one) are every piece a PC of `field`
+    /// can use: with hold, one more piece could still be reached by holding.
+    fn covers(&self, field: &PcField, in_view: usize, held: bool) -> bool {
+        let needed = field.pieces_needed() as usize;
         if self.hold {
-            needed < in_view + node.hold.is_some() as usize
+            needed < in_view + held as usize
         } else {
             needed <= in_view
         }
@@ -425,14 +425,8 @@ impl Engine<'_> {
         let n = drawable.count_ones() as u64;
         let rest = &afterwards.queue.as_slice()[1..];
         // One search answers every revealed piece when the children are fully known.
-        let child_in_view = rest.len() + 1;
-        let needed = afterwards.field.pieces_needed() as usize;
         let children_known = afterwards.can_hold
-            && if self.hold {
-                needed < child_in_view + afterwards.hold.is_some() as usize
-            } else {
-                needed <= child_in_view
-            };
+            && self.covers(&afterwards.field, rest.len() + 1, afterwards.hold.is_some());
         if children_known {
             let mask = match rest.split_last() {
                 // The move's siblings share the queue up to its last piece (see
