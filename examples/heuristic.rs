@@ -19,7 +19,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use pc_examples::{Args, fail, kicks, print_help};
+use pc_examples::{Args, fail, json_format, kicks, number, print_help};
 use pc_solver::Rules;
 use pc_solver::game::{Game, GameConfig, GameOver};
 use pc_solver::heuristic::{Evaluator, Preset, handoff_clear_line};
@@ -60,15 +60,6 @@ fn play(config: GameConfig, evaluator: &Evaluator, cap: u64) -> Played {
     }
 }
 
-fn number<T: std::str::FromStr>(args: &Args, names: &[&str], default: T) -> T {
-    match args.value(names) {
-        None => default,
-        Some(v) => v
-            .parse()
-            .unwrap_or_else(|_| fail(format!("{} takes a number, not {v:?}", names[0]))),
-    }
-}
-
 fn main() {
     let args = Args::from_env();
     if args.flag(&["-h", "--help"]) {
@@ -94,11 +85,7 @@ fn main() {
         hold: !args.flag(&["--no-hold"]),
         ..Rules::default()
     };
-    let json = match args.value(&["--format"]).unwrap_or("text") {
-        "text" => false,
-        "json" => true,
-        other => fail(format!("unknown format {other:?}: expected text or json")),
-    };
+    let json = json_format(&args);
     let quiet = args.flag(&["--quiet", "-q"]);
     if games == 0 {
         fail("--games must be at least 1");

@@ -40,6 +40,25 @@ pub fn print_help(source: &str) {
     }
 }
 
+/// The number given for a flag, or `default`; exits with a message when it is no number.
+pub fn number<T: std::str::FromStr>(args: &Args, names: &[&str], default: T) -> T {
+    match args.value(names) {
+        None => default,
+        Some(v) => v
+            .parse()
+            .unwrap_or_else(|_| fail(format!("{} takes a number, not {v:?}", names[0]))),
+    }
+}
+
+/// Whether `--format` asks for JSON (`text`, the default, or `json`).
+pub fn json_format(args: &Args) -> bool {
+    match args.value(&["--format"]).unwrap_or("text") {
+        "text" => false,
+        "json" => true,
+        other => fail(format!("unknown format {other:?}: expected text or json")),
+    }
+}
+
 /// Prints the message and exits with status 2 (bad input).
 pub fn fail(message: impl std::fmt::Display) -> ! {
     eprintln!("error: {message}");

@@ -130,6 +130,10 @@ pub(crate) struct KnownSolver<'a> {
     memo: &'a mut KnownMemo,
     /// Whether move generation results are kept (see [`KnownSolver::caching_children`]).
     cache_children: bool,
+    /// States a budgeted search may still expand (see [`KnownSolver::solve_within`]).
+    allowance: u64,
+    /// Whether a budgeted search ran out: its failures are then not proofs.
+    ran_out: bool,
 }
 
 impl<'a> KnownSolver<'a> {
@@ -145,6 +149,8 @@ impl<'a> KnownSolver<'a> {
             goal,
             memo,
             cache_children: false,
+            allowance: u64::MAX,
+            ran_out: false,
         }
     }
 
@@ -228,6 +234,23 @@ impl<'a> KnownSolver<'a> {
         self.solve_normalised(field, held, queue)
     }
 
+    /// As [`KnownSolver::solve`], expanding at most `states` states not met before;
+    /// `None` when that was not enough to find a PC or prove there is none.
+    pub(crate) fn solve_within(
+        &mut self,
+        field: PcField,
+        held: Option<Piece>,
+        queue: &[Piece],
+        states: u64,
+    ) -> Option<bool> {
+        self.allowance = states;
+        self.ran_out = false;
+        let ok = self.solve(field, held, queue);
+        self.allowance = u64::MAX;
+        let proven = ok || !std::mem::take(&mut self.ran_out);
+        proven.then_some(ok)
+    }
+
     fn solve_normalised(&mut self, field: PcField, held: Option<Piece>, queue: &[Piece]) -> bool {
         if self.goal.reached(&field) {
             return true;
@@ -240,6 +263,11 @@ impl<'a> KnownSolver<'a> {
         if let Some(&known) = self.memo.memo.get(&key) {
             return known;
         }
+        if self.allowance == 0 {
+            self.ran_out = true;
+            return false;
+        }
+        self.allowance -= 1;
         let mut ok = false;
         if field.pieces_needed() == 1 {
             // One piece left: its placement is fixed by the empty cells.
@@ -262,7 +290,10 @@ impl<'a> KnownSolver<'a> {
                 }
             }
         }
-        self.memo.memo.insert(key, ok);
+        // A failure after running out proves nothing; a PC found is one.
+        if ok || !self.ran_out {
+            self.memo.memo.insert(key, ok);
+        }
         ok
     }
 
@@ -402,5 +433,48 @@ impl<'a> KnownSolver<'a> {
         }
         self.memo.masks.insert(key, found | (complete as u8) << 7);
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rules;
+    use pc_bitboard::Board32;
+
+    fn queue(text: &str) -> Vec<Piece> {
+        text.chars().map(|c| Piece::from_char(c).unwrap()).collect()
+    }
+
+    #[test]
+    fn a_search_out_of_states_proves_nothing_and_leaves_no_trace() {
+        let rules = Rules::default();
+        let mut memo = KnownMemo::default();
+        let goal = Goal {
+            lower_clears: false,
+        };
+        let mut solver = KnownSolver::new(rules.generator(), true, goal, &mut memo);
+        let field = PcField::new_unchecked(
+            "##......../##......../##......../##........"
+                .parse::<Board32>()
+                .unwrap(),
+            4,
+        );
+        // S pieces alone cannot fill a flat-bottomed field.
+        let no_pc = queue("SSSSSSSSS");
+        assert_eq!(solver.solve_within(field, None, &no_pc, 5), None);
+        assert_eq!(
+            solver.solve_within(field, None, &no_pc, u64::MAX),
+            Some(false)
+        );
+        // A queue with a PC, first with too few states: the states that failed for
+        // want of states must not be remembered as failures.
+        let pc = queue("TSZILJOT");
+        assert_eq!(solver.solve_within(field, None, &pc, 3), None);
+        assert_eq!(solver.solve_within(field, None, &pc, u64::MAX), Some(true));
+        // Remembered: no state is needed the second time.
+        assert_eq!(solver.solve_within(field, None, &pc, 0), Some(true));
+        assert!(solver.solve(field, None, &pc));
+        assert!(!solver.solve(field, None, &no_pc));
     }
 }

@@ -1,0 +1,46 @@
+//! The 10-PC player: a whole first PC of a seeded game (10 decisions, the first two
+//! sampled, the last eight exact, the solver fresh each time), and one sampled decision
+//! on the empty field. The PC is checked to happen before timing.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use pc_solver::game::{Game, GameConfig, Limits, Player};
+use pc_solver::{DecisionKind, PcPlayer, Rules};
+use std::hint::black_box;
+
+/// Seed 2 makes its first PC with the default player (checked below).
+const SEED: u64 = 2;
+
+fn first_pc() -> u64 {
+    let mut game = Game::new(GameConfig::new(SEED).with_preview(5)).unwrap();
+    let mut player = PcPlayer::new(Rules::default(), 5).unwrap().with_seed(SEED);
+    let limits = Limits {
+        pieces: Some(10),
+        ..Limits::default()
+    };
+    game.run(&mut player, limits).unwrap();
+    game.stats().perfect_clears
+}
+
+fn bench_player(c: &mut Criterion) {
+    assert_eq!(first_pc(), 1);
+    let game = Game::new(GameConfig::new(SEED).with_preview(5)).unwrap();
+    let mut check = PcPlayer::new(Rules::default(), 5).unwrap();
+    check.choose(&game.view()).unwrap();
+    assert_eq!(check.last_decision(), Some(DecisionKind::Sampled));
+
+    let mut group = c.benchmark_group("player");
+    group.sample_size(10);
+    group.bench_function("first PC of seed 2 (10 decisions, cold)", |b| {
+        b.iter(|| black_box(first_pc()))
+    });
+    group.bench_function("sampled decision on the empty field (cold)", |b| {
+        b.iter(|| {
+            let mut player = PcPlayer::new(Rules::default(), 5).unwrap();
+            black_box(player.choose(black_box(&game.view())))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_player);
+criterion_main!(benches);

@@ -1,0 +1,317 @@
+//! Plays seeded games of the 10-PC challenge (ten perfect clears in a row) with
+//! [`pc_solver::PcPlayer`] and reports how well it plays:
+//!
+//! ```sh
+//! cargo run --release --example ten_pc -- --games 100 --seed 1 --preview 5 --kicks srs+
+//! cargo run --release --example ten_pc -- --games 10 --endless --pieces 500 --format json
+//! ```
+//!
+//! Options: `--games N` (100); `--seed S` (1; game i plays seed S + i); `--preview P` (5,
+//! 0 to 6); `-K/--kicks srs|srs+|none|PATH` (srs); `-d/--drop softdrop|harddrop|180`;
+//! `--no-hold`; `--endless` (play on after a failed PC until `--pieces N` pieces (1000)
+//! and report the streaks); `--exact N` (the exact solver decides from N pieces left, 8);
+//! `--samples N` (8), `--states N` (4000) and `--candidates N` (8): the sampled decisions
+//! before that;
+//! `--threads T` (1; games are shared out); `--format text|json`; `--quiet` (no progress
+//! bar).
+//!
+//! A game of the challenge ends at its 10th PC, or fails when the player gives a PC up
+//! (its exact chance fell to 0) or the game ends. The per-phase figures are the success
+//! rate of the 1st to 7th PC of the bag cycle, for PCs from an empty field: one that starts
+//! after n placed pieces is PC k + 1 with 10·k ≡ n (mod 7), so in an unbroken challenge the
+//! k-th PC is PC k of the cycle, and PC 8 is PC 1 again. Decision times are wall-clock
+//! times of `choose` (one thread per game).
+
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use pc_examples::{Args, fail, json_format, number, print_help, rules};
+use pc_solver::game::{Game, GameConfig, Player};
+use pc_solver::{DecisionKind, PcPlayer, Rules};
+
+/// The figures of one game.
+#[derive(Default)]
+struct Played {
+    /// PCs made before the first failure.
+    first_streak: u64,
+    /// Every streak of consecutive PCs (endless mode: several).
+    streaks: Vec<u64>,
+    /// Per phase of the cycle: PC attempts from an empty field, and successes.
+    attempts: [u64; 7],
+    successes: [u64; 7],
+    fallback: u64,
+    decision_ms: Vec<f64>,
+    exact: u64,
+    sampled: u64,
+}
+
+struct Settings {
+    preview: usize,
+    rules: Rules,
+    endless: bool,
+    pieces: u64,
+    exact: u32,
+    samples: usize,
+    states: u64,
+    candidates: usize,
+}
+
+/// The phase in the cycle of a PC started after `placed` pieces: 10·k ≡ placed (mod 7),
+/// and 5 is the inverse of 10 modulo 7.
+fn phase(placed: u64) -> usize {
+    (placed * 5 % 7) as usize
+}
+
+fn play(seed: u64, s: &Settings) -> Played {
+    let config = GameConfig::new(seed)
+        .with_preview(s.preview)
+        .with_rules(s.rules.clone());
+    let mut game = Game::new(config).unwrap_or_else(|e| fail(e));
+    let mut player = PcPlayer::new(s.rules.clone(), s.preview)
+        .unwrap_or_else(|e| fail(e))
+        .with_exact_from(s.exact)
+        .with_samples(s.samples)
+        .with_search_states(s.states)
+        .with_candidates(s.candidates)
+        .with_seed(seed);
+    let mut out = Played::default();
+    let mut streak = 0;
+    // The phase of the PC under way from an empty field, if one is.
+    let mut attempt: Option<usize> = None;
+    let mut failed = false;
+    while game.game_over().is_none() && game.stats().pieces < s.pieces {
+        let view = game.view();
+        if view.board.is_empty() && attempt.is_none() {
+            let p = phase(game.stats().pieces);
+            out.attempts[p] += 1;
+            attempt = Some(p);
+        }
+        let started = Instant::now();
+        let chosen = player.choose(&view);
+        out.decision_ms
+            .push(started.elapsed().as_secs_f64() * 1000.0);
+        if player.last_decision() == Some(DecisionKind::Fallback) {
+            out.fallback += 1;
+            if streak > 0 || attempt.is_some() {
+                out.streaks.push(streak);
+                streak = 0;
+                attempt = None;
+                failed = true;
+                if !s.endless {
+                    break;
+                }
+            }
+        }
+        let Some(mv) = chosen else {
+            game.resign();
+            break;
+        };
+        let result = game.play(&mv).unwrap_or_else(|e| {
+            fail(format!(
+                "seed {seed}: the player played an illegal move: {e}"
+            ))
+        });
+        if result.perfect_clear {
+            streak += 1;
+            if !failed {
+                out.first_streak += 1;
+            }
+            if let Some(p) = attempt.take() {
+                out.successes[p] += 1;
+            }
+            if !s.endless && out.first_streak >= 10 {
+                break;
+            }
+        }
+    }
+    // A PC under way when the piece cap stopped the game is no attempt.
+    if let Some(p) = attempt {
+        if game.game_over().is_none() && game.stats().pieces >= s.pieces {
+            out.attempts[p] -= 1;
+        }
+    }
+    if streak > 0 || out.streaks.is_empty() {
+        out.streaks.push(streak);
+    }
+    let stats = player.stats();
+    out.exact = stats.exact;
+    out.sampled = stats.sampled;
+    out
+}
+
+/// The value at quantile `q` of sorted values (nearest rank).
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn main() {
+    let args = Args::from_env();
+    if args.flag(&["-h", "--help"]) {
+        print_help(include_str!("ten_pc.rs"));
+        return;
+    }
+    let games: u64 = number(&args, &["--games"], 100);
+    let seed: u64 = number(&args, &["--seed"], 1);
+    let endless = args.flag(&["--endless"]);
+    let settings = Settings {
+        preview: number(&args, &["--preview"], 5),
+        rules: rules(&args, !args.flag(&["--no-hold"])).unwrap_or_else(|e| fail(e)),
+        endless,
+        pieces: if endless {
+            number(&args, &["--pieces"], 1000)
+        } else {
+            u64::MAX
+        },
+        exact: number(&args, &["--exact"], 8),
+        samples: number(&args, &["--samples"], 8),
+        states: number(&args, &["--states"], 4000),
+        candidates: number(&args, &["--candidates"], 8),
+    };
+    if settings.preview > 6 {
+        fail("--preview: the exact solver takes 0 to 6 previews");
+    }
+    let threads: usize = number::<usize>(&args, &["--threads"], 1).max(1);
+    let json = json_format(&args);
+    let quiet = args.flag(&["--quiet", "-q"]);
+    if games == 0 {
+        fail("--games must be at least 1");
+    }
+
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(u64, Played)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed) as u64;
+                    if i >= games {
+                        break;
+                    }
+                    let played = play(seed.wrapping_add(i), &settings);
+                    let mut all = results.lock().expect("no thread panics holding it");
+                    all.push((i, played));
+                    if !quiet {
+                        let done = all.len();
+                        let ten = all.iter().filter(|(_, p)| p.first_streak >= 10).count();
+                        let width = 30;
+                        let filled = done * width / games as usize;
+                        eprint!(
+                            "\r[{}{}] {done}/{games} games, {ten} reached 10 PCs, {:.0} s ",
+                            "=".repeat(filled),
+                            " ".repeat(width - filled),
+                            started.elapsed().as_secs_f64()
+                        );
+                        let _ = std::io::stderr().flush();
+                    }
+                }
+            });
+        }
+    });
+    if !quiet {
+        eprintln!();
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let mut results = results.into_inner().expect("no thread panicked");
+    results.sort_by_key(|(i, _)| *i);
+    let results: Vec<Played> = results.into_iter().map(|(_, p)| p).collect();
+
+    let n = results.len() as f64;
+    let ten = results.iter().filter(|p| p.first_streak >= 10).count();
+    let mut attempts = [0u64; 7];
+    let mut successes = [0u64; 7];
+    for p in &results {
+        for k in 0..7 {
+            attempts[k] += p.attempts[k];
+            successes[k] += p.successes[k];
+        }
+    }
+    let rate = |k: usize| {
+        if attempts[k] == 0 {
+            None
+        } else {
+            Some(successes[k] as f64 / attempts[k] as f64)
+        }
+    };
+    let streaks: Vec<u64> = results.iter().flat_map(|p| p.streaks.clone()).collect();
+    let mean_streak = streaks.iter().sum::<u64>() as f64 / streaks.len().max(1) as f64;
+    let longest = streaks.iter().copied().max().unwrap_or(0);
+    let fallback: u64 = results.iter().map(|p| p.fallback).sum();
+    let exact: u64 = results.iter().map(|p| p.exact).sum();
+    let sampled: u64 = results.iter().map(|p| p.sampled).sum();
+    let mut ms: Vec<f64> = results
+        .iter()
+        .flat_map(|p| p.decision_ms.iter().copied())
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    let (median, p99, max) = (
+        quantile(&ms, 0.5),
+        quantile(&ms, 0.99),
+        ms.last().copied().unwrap_or(0.0),
+    );
+
+    if json {
+        let per_phase: Vec<String> = (0..7)
+            .map(|k| {
+                format!(
+                    "{{\"phase\": {}, \"attempts\": {}, \"successes\": {}, \"rate\": {}}}",
+                    k + 1,
+                    attempts[k],
+                    successes[k],
+                    rate(k).map_or("null".to_string(), |r| format!("{r:.4}"))
+                )
+            })
+            .collect();
+        println!(
+            "{{\"games\": {games}, \"seed\": {seed}, \"endless\": {endless}, \"ten_pc\": {ten}, \
+             \"ten_pc_rate\": {:.4}, \"per_phase\": [{}], \"mean_streak\": {mean_streak:.3}, \
+             \"longest_streak\": {longest}, \"fallback_moves\": {fallback}, \
+             \"decisions\": {{\"exact\": {exact}, \"sampled\": {sampled}, \"fallback\": {fallback}}}, \
+             \"decision_ms\": {{\"median\": {median:.3}, \"p99\": {p99:.3}, \"max\": {max:.3}}}, \
+             \"seconds\": {seconds:.1}}}",
+            ten as f64 / n,
+            per_phase.join(", ")
+        );
+        return;
+    }
+    println!(
+        "{games} games (seeds {seed}..{}), preview {}, {} s",
+        seed.wrapping_add(games - 1),
+        settings.preview,
+        seconds.round()
+    );
+    println!(
+        "reached 10 PCs: {ten}/{games} ({:.1}%)",
+        100.0 * ten as f64 / n
+    );
+    println!("success by PC of the bag cycle:");
+    for k in 0..7 {
+        match rate(k) {
+            Some(r) => println!(
+                "  PC {}: {}/{} ({:.1}%)",
+                k + 1,
+                successes[k],
+                attempts[k],
+                100.0 * r
+            ),
+            None => println!("  PC {}: not reached", k + 1),
+        }
+    }
+    if endless {
+        println!(
+            "streaks ({} pieces per game): mean {mean_streak:.2} PCs, longest {longest}",
+            settings.pieces
+        );
+    }
+    println!("fallback moves: {fallback}; exact decisions {exact}, sampled {sampled}");
+    println!(
+        "decision time: median {median:.2} ms, p99 {p99:.1} ms, max {max:.1} ms ({} decisions)",
+        ms.len()
+    );
+}

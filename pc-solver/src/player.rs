@@ -1,0 +1,421 @@
+//! [`PcPlayer`]: a [`Player`] for the game simulator that builds perfect clear after
+//! perfect clear, as in the 10-PC challenge, and falls back to the heuristic when a PC is
+//! out of reach.
+//!
+//! Each decision of a PC is made one of three ways:
+//!
+//! - **Exact**: once at most [`PcPlayer::with_exact_from`] pieces are left (8 by default),
+//!   by the adaptive [`Solver`]: the move with the best exact chance with the player's
+//!   preview. The solver is kept for the whole game, so the later decisions of a PC reuse
+//!   what the first exact one learned.
+//! - **Sampled**: earlier in a PC (the first decisions from an empty field, where the exact
+//!   chance still takes seconds to minutes), each move is tried against a few continuations
+//!   of the queue drawn from the bag state, with the whole queue known and a search budget
+//!   per continuation, for the heuristic's best few moves (moves that leave no covered cell
+//!   first). The continuations are tried in turn and only the moves that clear one go on to
+//!   the next (all of them when none does); the first survivor in the heuristic's order is
+//!   played. This is an estimate, and a weak one: the first decisions of a PC
+//!   are where this player loses most PCs (see the crate README for measured rates).
+//! - **Fallback**: when the exact chance is 0, or the field is not a PC field, the
+//!   [`Evaluator`] plays until the field is low and clean again
+//!   ([`handoff_clear_line`]), and the next PC starts there.
+
+use crate::adaptive::Solver;
+use crate::error::SolverError;
+use crate::field::PcField;
+use crate::game::{GameView, Move, Player, Rng};
+use crate::heuristic::{Evaluator, TSpin, handoff_clear_line};
+use crate::known::{Goal, KnownMemo, KnownSolver};
+use crate::percent::srs_piece;
+use crate::position::Position;
+use crate::rules::Rules;
+use ahash::AHashSet;
+use pc_bag::{BagState, PieceSet, Ratio};
+use pc_bitboard::Board32;
+use pc_srs::{Piece, Placement};
+
+/// The clear line of a PC started on an empty field.
+pub const PC_CLEAR_LINE: u32 = 4;
+
+/// How a [`PcPlayer`] made its decisions so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PlayerStats {
+    /// Decisions by the exact solver.
+    pub exact: u64,
+    /// Decisions by sampled continuations.
+    pub sampled: u64,
+    /// Decisions by the heuristic fallback.
+    pub fallback: u64,
+    /// PCs given up after at least one move of theirs: the exact chance fell to 0 (or no
+    /// move kept a PC possible) and the fallback took over.
+    pub abandoned: u64,
+}
+
+/// How a decision was made (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum DecisionKind {
+    /// By the exact adaptive solver.
+    Exact,
+    /// By sampled continuations.
+    Sampled,
+    /// By the heuristic fallback.
+    Fallback,
+}
+
+/// A game player that makes perfect clears one after another (see the module docs).
+///
+/// ```
+/// use pc_solver::game::{Game, GameConfig, Limits};
+/// use pc_solver::{PcPlayer, Rules};
+///
+/// // The first PC of a seeded game with five previews.
+/// let config = GameConfig::new(2).with_preview(5);
+/// let mut player = PcPlayer::new(Rules::default(), 5)?;
+/// let mut game = Game::new(config)?;
+/// game.run(&mut player, Limits { pieces: Some(10), ..Limits::default() })?;
+/// assert_eq!(game.stats().perfect_clears, 1);
+/// assert_eq!(player.stats().fallback, 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct PcPlayer {
+    rules: Rules,
+    solver: Solver,
+    preview: usize,
+    memo: KnownMemo,
+    fallback: Evaluator,
+    exact_from: u32,
+    samples: usize,
+    search_states: u64,
+    candidates: usize,
+    rng: Rng,
+    /// The field expected after the last move and its clear line, while a PC is built.
+    building: Option<(Board32, u32)>,
+    last: Option<DecisionKind>,
+    /// The exact chance of the last exact decision.
+    chance: Option<Ratio>,
+    stats: PlayerStats,
+}
+
+/// Default [`PcPlayer::with_samples`].
+pub const DEFAULT_SAMPLES: usize = 8;
+/// Default [`PcPlayer::with_search_states`].
+pub const DEFAULT_SEARCH_STATES: u64 = 4_000;
+/// Default [`PcPlayer::with_candidates`].
+pub const DEFAULT_CANDIDATES: usize = 8;
+/// Default [`PcPlayer::with_exact_from`].
+pub const DEFAULT_EXACT_FROM: u32 = 8;
+
+impl PcPlayer {
+    /// A player for games with these rules (they must be the game's) and this preview
+    /// length (0 to 6, the solver's limit; the game's preview must be as long).
+    pub fn new(rules: Rules, preview: usize) -> Result<PcPlayer, SolverError> {
+        let solver = Solver::new(rules.clone())
+            .with_preview(preview)?
+            .with_memory_limit(256 << 20);
+        Ok(PcPlayer {
+            rules,
+            solver,
+            preview,
+            memo: KnownMemo::default(),
+            fallback: Evaluator::default(),
+            exact_from: DEFAULT_EXACT_FROM,
+            samples: DEFAULT_SAMPLES,
+            search_states: DEFAULT_SEARCH_STATES,
+            candidates: DEFAULT_CANDIDATES,
+            rng: Rng::new(0),
+            building: None,
+            last: None,
+            chance: None,
+            stats: PlayerStats::default(),
+        })
+    }
+
+    /// The exact solver decides once at most `pieces` pieces are left in the PC (at most
+    /// 10; 8 by default: a cold decision with 7 left takes ~50 ms, with 8 ~1–3 s, with 9
+    /// ~10–30 s).
+    pub fn with_exact_from(mut self, pieces: u32) -> PcPlayer {
+        self.exact_from = pieces.min(10);
+        self
+    }
+
+    /// Continuations tried per move before that (at least 1; 8 by default).
+    pub fn with_samples(mut self, samples: usize) -> PcPlayer {
+        self.samples = samples.max(1);
+        self
+    }
+
+    /// States one sampled search may expand before it counts as a failure (4,000 by
+    /// default).
+    pub fn with_search_states(mut self, states: u64) -> PcPlayer {
+        self.search_states = states.max(1);
+        self
+    }
+
+    /// Moves tried against the continuations: the heuristic's best (at least 1; 8 by
+    /// default).
+    pub fn with_candidates(mut self, moves: usize) -> PcPlayer {
+        self.candidates = moves.max(1);
+        self
+    }
+
+    /// The seed of the sampled continuations (0 by default), so games replay.
+    pub fn with_seed(mut self, seed: u64) -> PcPlayer {
+        self.rng = Rng::new(seed);
+        self
+    }
+
+    /// The evaluator that plays when no PC is in reach.
+    pub fn with_fallback(mut self, evaluator: Evaluator) -> PcPlayer {
+        self.fallback = evaluator;
+        self
+    }
+
+    /// How the decisions so far were made.
+    pub fn stats(&self) -> PlayerStats {
+        self.stats
+    }
+
+    /// How the last decision was made.
+    pub fn last_decision(&self) -> Option<DecisionKind> {
+        self.last
+    }
+
+    /// The exact chance of a PC after the last decision, when the exact solver made it.
+    pub fn last_chance(&self) -> Option<Ratio> {
+        self.chance
+            .filter(|_| self.last == Some(DecisionKind::Exact))
+    }
+
+    /// The clear line of the PC being built, if one is.
+    pub fn clear_line(&self) -> Option<u32> {
+        self.building.map(|(_, line)| line)
+    }
+
+    /// The clear line for this field: the PC in progress, a new 4-line PC on an empty
+    /// field, or after the fallback the highest line a clean, low field allows.
+    fn pc_line(&self, board: &Board32) -> Option<u32> {
+        if let Some((expected, line)) = self.building {
+            if expected == *board {
+                return Some(line);
+            }
+        }
+        if board.is_empty() {
+            return Some(PC_CLEAR_LINE);
+        }
+        let lowest = handoff_clear_line(board)?;
+        // Two more rows keep the cell count a multiple of 4: more pieces, more ways.
+        Some(if lowest + 2 <= PC_CLEAR_LINE {
+            lowest + 2
+        } else {
+            lowest
+        })
+    }
+
+    fn pc_move(&mut self, view: &GameView<'_>, line: u32) -> Option<(Move, DecisionKind)> {
+        let field = PcField::new_unchecked(view.board, line);
+        if !field.can_be_filled() || view.preview.len() != self.preview {
+            return None;
+        }
+        if field.pieces_needed() <= self.exact_from {
+            return self
+                .exact_move(view, line)
+                .map(|m| (m, DecisionKind::Exact));
+        }
+        self.sampled_move(view, field)
+            .map(|m| (m, DecisionKind::Sampled))
+    }
+
+    /// The move with the best exact chance; `None` when it is 0.
+    fn exact_move(&mut self, view: &GameView<'_>, line: u32) -> Option<Move> {
+        let bag = view.bag.remaining();
+        let position = Position::new(view.board, view.current)
+            .with_clear_line(line)
+            .with_hold(view.hold)
+            .with_preview(view.preview)
+            .with_bag(bag);
+        let best = self.solver.best_move(&position).ok()?;
+        self.chance = Some(best.chance);
+        if best.chance.is_zero() {
+            return None;
+        }
+        if let Some(m) = best.best {
+            if let Some(mv) = self.legal(view, m.hold, m.placement) {
+                return Some(mv);
+            }
+        }
+        // Holding into the empty slot is best when the piece it reveals is seen first, but
+        // the game places at once; or the best placement has no path from the spawn. The
+        // full ranking gives the best placement the game allows, chosen blind.
+        let ranked = self.solver.recommend(&position).ok()?;
+        let (m, mv) = ranked
+            .moves
+            .iter()
+            .filter(|m| !m.chance.is_zero())
+            .find_map(|m| Some((m, self.legal(view, m.hold, m.placement)?)))?;
+        self.chance = Some(m.chance);
+        Some(mv)
+    }
+
+    /// The move that clears the sampled continuations best (see the module docs).
+    fn sampled_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Move> {
+        let goal = Goal {
+            lower_clears: false,
+        };
+        let mut candidates = Vec::new();
+        let mut seen = AHashSet::new();
+        for (hold, piece, hold_after, rest) in turns(view) {
+            let Ok(set) = view.placements(piece) else {
+                continue;
+            };
+            for placement in set.iter() {
+                if placement.rows().1 >= field.height() {
+                    continue;
+                }
+                let child = field.place(&placement);
+                if goal.reached(&child) {
+                    return self.legal(view, hold, placement);
+                }
+                if !child.can_be_filled() || !seen.insert((child, hold_after)) {
+                    continue;
+                }
+                let score = self
+                    .fallback
+                    .evaluate(&view.board, &placement, TSpin::None)
+                    .map_or(f64::NEG_INFINITY, |e| e.score);
+                candidates.push((hold, placement, child, hold_after, rest, score));
+            }
+        }
+        // Overhangs early in a PC need exact line clears later: try clean moves when
+        // there are any.
+        if candidates.iter().any(|c| c.2.board().holes() == 0) {
+            candidates.retain(|c| c.2.board().holes() == 0);
+        }
+        // The heuristic's order settles ties.
+        candidates.sort_by(|a, b| b.5.total_cmp(&a.5));
+        candidates.truncate(self.candidates);
+        let draws = self.draws(view.bag, field.pieces_needed() as usize + 1);
+        let mut solver = KnownSolver::new(
+            self.rules.generator(),
+            self.rules.hold,
+            goal,
+            &mut self.memo,
+        );
+        // Continuations are tried in turn: the moves that clear one (if any does) go on to
+        // the next, so a move is chosen by the first continuation that tells them apart.
+        let mut alive: Vec<usize> = (0..candidates.len()).collect();
+        let mut queue = Vec::new();
+        for draw in &draws {
+            let mut cleared = Vec::new();
+            for &i in &alive {
+                let (_, _, child, hold_after, rest, _) = candidates[i];
+                queue.clear();
+                queue.extend_from_slice(rest);
+                queue.extend_from_slice(draw);
+                if solver.solve_within(child, hold_after, &queue, self.search_states) == Some(true)
+                {
+                    cleared.push(i);
+                }
+            }
+            if !cleared.is_empty() {
+                alive = cleared;
+            }
+        }
+        if self.memo.len() > 2_000_000 {
+            self.memo.clear();
+        }
+        let &(hold, placement, ..) = candidates.get(*alive.first()?)?;
+        self.legal(view, hold, placement)
+    }
+
+    /// `self.samples` continuations of the queue after the preview, `len` pieces each
+    /// (more than any PC here needs), drawn from the bag state.
+    fn draws(&mut self, bag: BagState, len: usize) -> Vec<Vec<Piece>> {
+        (0..self.samples)
+            .map(|_| {
+                let mut left = bag.drawable();
+                (0..len)
+                    .map(|_| {
+                        if left.is_empty() {
+                            left = PieceSet::ALL;
+                        }
+                        let pick = self.rng.below(left.len() as u64) as usize;
+                        let piece = left.iter().nth(pick).expect("pick < len");
+                        left.remove(piece);
+                        srs_piece(piece)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The game move, with its keys from the spawn, if the game allows it.
+    fn legal(&self, view: &GameView<'_>, hold: bool, placement: Placement) -> Option<Move> {
+        let piece = if hold {
+            view.hold_piece()?
+        } else {
+            view.current
+        };
+        if piece != placement.piece() {
+            return None;
+        }
+        let path = self
+            .rules
+            .generator()
+            .path_from_spawn(&view.board, &placement, view.spawn)
+            .ok()
+            .flatten()?;
+        let mv = if hold {
+            Move::hold_then(placement)
+        } else {
+            Move::place(placement)
+        };
+        Some(mv.with_path(path))
+    }
+}
+
+/// The choices of a turn in the game: (hold pressed, piece placed, hold slot after, the
+/// pieces in view after the placed one).
+fn turns<'v>(
+    view: &GameView<'v>,
+) -> impl Iterator<Item = (bool, Piece, Option<Piece>, &'v [Piece])> + use<'v> {
+    let play = (false, view.current, view.hold, view.preview);
+    let swap = match (view.rules.hold, view.hold, view.preview.split_first()) {
+        (false, ..) => None,
+        (true, Some(h), _) if h != view.current => {
+            Some((true, h, Some(view.current), view.preview))
+        }
+        (true, None, Some((&next, rest))) => Some((true, next, Some(view.current), rest)),
+        _ => None,
+    };
+    core::iter::once(play).chain(swap)
+}
+
+impl Player for PcPlayer {
+    fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
+        if let Some(line) = self.pc_line(&view.board) {
+            if let Some((mv, kind)) = self.pc_move(view, line) {
+                let field = PcField::new_unchecked(view.board, line);
+                let (after, cleared) = field.place_and_clear(&mv.placement);
+                let left = line - cleared.count_ones();
+                // An empty board is a PC for the game even below the line: start afresh.
+                let open = left > 0 && !after.board().is_empty();
+                self.building = open.then_some((*after.board(), left));
+                match kind {
+                    DecisionKind::Exact => self.stats.exact += 1,
+                    _ => self.stats.sampled += 1,
+                }
+                self.last = Some(kind);
+                return Some(mv);
+            }
+            if self.building.is_some() {
+                self.stats.abandoned += 1;
+            }
+        }
+        self.building = None;
+        self.stats.fallback += 1;
+        self.last = Some(DecisionKind::Fallback);
+        self.fallback.decide(view).map(|d| d.to_move())
+    }
+}

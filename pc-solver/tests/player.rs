@@ -1,0 +1,129 @@
+//! The perfect-clear player in the game simulator: every move it returns is legal, an
+//! exact chance of 1 is kept, PCs follow one another, and the fallback takes a field that
+//! cannot be cleared.
+
+use pc_bag::BagState;
+use pc_bitboard::Board32;
+use pc_solver::game::{Game, GameConfig, GameRecord, GameView, Limits, Player};
+use pc_solver::{DecisionKind, PcPlayer, Rules};
+use pc_srs::{CentrePos, Piece};
+
+fn player(seed: u64) -> PcPlayer {
+    PcPlayer::new(Rules::default(), 5)
+        .expect("5 previews")
+        .with_seed(seed)
+}
+
+/// What a player sees on `field`: T to play, nothing held, IOSZL next, a fresh bag after.
+fn t_first<'a>(rules: &'a Rules, field: &str) -> GameView<'a> {
+    const PREVIEW: [Piece; 5] = [Piece::I, Piece::O, Piece::S, Piece::Z, Piece::L];
+    GameView {
+        board: field.parse::<Board32>().unwrap(),
+        current: Piece::T,
+        hold: None,
+        preview: &PREVIEW,
+        bag: BagState::FRESH,
+        rules,
+        spawn: CentrePos { x: 4, y: 20 },
+    }
+}
+
+#[test]
+fn a_whole_challenge_is_legal_and_replays() {
+    // Seed 2 reaches 10 PCs with the defaults (measured; see the README).
+    let mut game = Game::new(GameConfig::new(2).with_preview(5)).unwrap();
+    let mut p = player(2);
+    let limits = Limits {
+        pieces: Some(100),
+        ..Limits::default()
+    };
+    game.run(&mut p, limits).expect("every move is legal");
+    assert_eq!(game.stats().perfect_clears, 10);
+    assert_eq!(game.stats().lines, 40);
+    assert!(game.board().is_empty());
+    let stats = p.stats();
+    assert_eq!((stats.fallback, stats.abandoned), (0, 0));
+    assert_eq!(stats.exact + stats.sampled, 100);
+    // Each PC: 10 pieces, the last 8 decided exactly.
+    assert_eq!(stats.exact, 80);
+    let record: GameRecord = game.record().to_string().parse().unwrap();
+    assert_eq!(record.replay().unwrap().board(), game.board());
+}
+
+#[test]
+fn an_exact_chance_of_one_is_kept() {
+    let mut checked = 0;
+    for seed in 1..=8 {
+        let mut game = Game::new(GameConfig::new(seed).with_preview(5)).unwrap();
+        let mut p = player(seed);
+        let mut sure = false;
+        // The first PC of the game: 10 pieces, unless the player gives it up.
+        while game.stats().pieces < 10 {
+            let mv = p.choose(&game.view()).expect("a move");
+            if p.last_decision() == Some(DecisionKind::Fallback) {
+                assert!(!sure, "seed {seed}: a sure PC was given up");
+                break;
+            }
+            sure |= p.last_chance().is_some_and(|c| c.is_one());
+            if sure {
+                assert!(p.last_chance().is_some_and(|c| c.is_one()), "seed {seed}");
+            }
+            game.play(&mv).expect("legal");
+        }
+        if sure {
+            assert_eq!(game.stats().perfect_clears, 1, "seed {seed}");
+            checked += 1;
+        }
+    }
+    // Most first PCs become sure at some point (7 of these 8 seeds when written).
+    assert!(checked >= 3, "only {checked} seeds had a sure PC");
+}
+
+#[test]
+fn the_clear_line_follows_line_clears_and_resets_after_a_pc() {
+    let mut game = Game::new(GameConfig::new(2).with_preview(5)).unwrap();
+    let mut p = player(2);
+    let mut line = 4;
+    for _ in 0..10 {
+        let mv = p.choose(&game.view()).unwrap();
+        let result = game.play(&mv).unwrap();
+        line -= result.lines;
+        assert_eq!(p.clear_line(), (line > 0).then_some(line));
+    }
+    assert_eq!(game.stats().perfect_clears, 1);
+    assert_eq!(p.clear_line(), None);
+}
+
+#[test]
+fn a_field_with_a_hole_goes_to_the_fallback() {
+    let rules = Rules::default();
+    let view = t_first(&rules, "#########.\n#.########");
+    let mut p = player(0);
+    let mv = p.choose(&view).expect("the heuristic has a move");
+    assert_eq!(p.last_decision(), Some(DecisionKind::Fallback));
+    assert!(
+        view.placements(mv.placement.piece())
+            .unwrap()
+            .contains(&mv.placement)
+    );
+    assert_eq!(p.stats().fallback, 1);
+}
+
+#[test]
+fn a_clean_low_field_starts_a_pc_at_the_highest_line() {
+    // 4 cells: clear line 2 would need 4 pieces; line 4 keeps a multiple of 4 (36 cells).
+    let rules = Rules::default();
+    let view = t_first(&rules, "####......");
+    let mut p = player(0);
+    let mv = p.choose(&view).expect("a move");
+    assert_eq!(p.last_decision(), Some(DecisionKind::Sampled));
+    assert!(mv.placement.rows().1 < 4);
+    assert!(mv.path.is_some());
+    // No row of "####......" can fill with one piece, so the line stays at 4.
+    assert_eq!(p.clear_line(), Some(4));
+}
+
+#[test]
+fn previews_beyond_the_solver_are_refused() {
+    assert!(PcPlayer::new(Rules::default(), 7).is_err());
+}
