@@ -11,7 +11,8 @@
 //! `--no-hold`; `--endless` (play on after a failed PC until `--pieces N` pieces (1000)
 //! and report the streaks); `--exact N` (the exact solver decides from N pieces left, 8);
 //! `--samples N` (8), `--states N` (4000) and `--candidates N` (8): the sampled decisions
-//! before that;
+//! before that; `--attempt N` (0, off) and `--attempt-decisions D` (1500): with N pieces
+//! left or fewer, try the exact solver with a work limit of D decisions first;
 //! `--threads T` (1; games are shared out); `--format text|json`; `--quiet` (no progress
 //! bar).
 //!
@@ -56,6 +57,7 @@ struct Settings {
     samples: usize,
     states: u64,
     candidates: usize,
+    attempt: (u32, u64),
 }
 
 /// The phase in the cycle of a PC started after `placed` pieces: 10·k ≡ placed (mod 7),
@@ -75,6 +77,7 @@ fn play(seed: u64, s: &Settings) -> Played {
         .with_samples(s.samples)
         .with_search_states(s.states)
         .with_candidates(s.candidates)
+        .with_exact_attempt(s.attempt.0, s.attempt.1)
         .with_seed(seed);
     let mut out = Played::default();
     let mut streak = 0;
@@ -172,6 +175,10 @@ fn main() {
         samples: number(&args, &["--samples"], 8),
         states: number(&args, &["--states"], 4000),
         candidates: number(&args, &["--candidates"], 8),
+        attempt: (
+            number(&args, &["--attempt"], 0),
+            number(&args, &["--attempt-decisions"], 1500),
+        ),
     };
     if settings.preview > 6 {
         fail("--preview: the exact solver takes 0 to 6 previews");

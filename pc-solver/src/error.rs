@@ -64,6 +64,11 @@ pub enum SolverError {
         /// Pieces given.
         given: usize,
     },
+    /// The search reached the solver's work limit ([`crate::Solver::with_work_limit`])
+    /// before it had the answer. What it finished is kept, so asking again goes on from
+    /// there.
+    #[error("the search stopped after {0} new decisions, the solver's work limit")]
+    WorkLimit(u64),
     /// An exact probability did not fit in 64-bit fractions.
     #[error("an exact probability overflowed 64-bit fractions")]
     Overflow,

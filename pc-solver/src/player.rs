@@ -89,6 +89,8 @@ pub struct PcPlayer {
     samples: usize,
     search_states: u64,
     candidates: usize,
+    attempt_from: u32,
+    attempt_decisions: u64,
     rng: Rng,
     /// The field expected after the last move and its clear line, while a PC is built.
     building: Option<(Board32, u32)>,
@@ -102,6 +104,8 @@ pub struct PcPlayer {
 pub const DEFAULT_SAMPLES: usize = 8;
 /// Default [`PcPlayer::with_search_states`].
 pub const DEFAULT_SEARCH_STATES: u64 = 4_000;
+/// Default [`PcPlayer::with_exact_attempt`]: pieces left, decisions.
+pub const DEFAULT_ATTEMPT: (u32, u64) = (0, 1_500);
 /// Default [`PcPlayer::with_candidates`].
 pub const DEFAULT_CANDIDATES: usize = 8;
 /// Default [`PcPlayer::with_exact_from`].
@@ -124,6 +128,8 @@ impl PcPlayer {
             samples: DEFAULT_SAMPLES,
             search_states: DEFAULT_SEARCH_STATES,
             candidates: DEFAULT_CANDIDATES,
+            attempt_from: DEFAULT_ATTEMPT.0,
+            attempt_decisions: DEFAULT_ATTEMPT.1,
             rng: Rng::new(0),
             building: None,
             last: None,
@@ -137,6 +143,18 @@ impl PcPlayer {
     /// ~10–30 s).
     pub fn with_exact_from(mut self, pieces: u32) -> PcPlayer {
         self.exact_from = pieces.min(10);
+        self
+    }
+
+    /// With more than [`PcPlayer::with_exact_from`] pieces left and at most `pieces`, the
+    /// exact solver is tried first with a work limit of `decisions` new decisions
+    /// ([`Solver::with_work_limit`]); when it does not finish, the decision is sampled.
+    /// `pieces` at most 10; off by default (`pieces` 0). Over 30 seeded games, `(9, 500)`
+    /// reached 10 PCs in 11 and `(9, 2000)` in 12, against about a third without, for a
+    /// 99th-percentile decision time of 1.1 s and 2.4 s (see the crate README).
+    pub fn with_exact_attempt(mut self, pieces: u32, decisions: u64) -> PcPlayer {
+        self.attempt_from = pieces.min(10);
+        self.attempt_decisions = decisions;
         self
     }
 
@@ -218,44 +236,56 @@ impl PcPlayer {
         if !field.can_be_filled() || view.preview.len() != self.preview {
             return None;
         }
-        if field.pieces_needed() <= self.exact_from {
-            return self
-                .exact_move(view, line)
-                .map(|m| (m, DecisionKind::Exact));
+        let needed = field.pieces_needed();
+        if needed <= self.exact_from {
+            let found = self.exact_move(view, line).ok().flatten();
+            return found.map(|m| (m, DecisionKind::Exact));
+        }
+        if needed <= self.attempt_from {
+            // The exact answer if it comes within the work limit; a chance of 0 gives up.
+            self.solver.set_work_limit(Some(self.attempt_decisions));
+            let tried = self.exact_move(view, line);
+            self.solver.set_work_limit(None);
+            if let Ok(found) = tried {
+                return found.map(|m| (m, DecisionKind::Exact));
+            }
         }
         self.sampled_move(view, field)
             .map(|m| (m, DecisionKind::Sampled))
     }
 
-    /// The move with the best exact chance; `None` when it is 0.
-    fn exact_move(&mut self, view: &GameView<'_>, line: u32) -> Option<Move> {
+    /// The move with the best exact chance; `None` when it is 0 (or no move with a chance
+    /// is legal in the game).
+    fn exact_move(&mut self, view: &GameView<'_>, line: u32) -> Result<Option<Move>, SolverError> {
         let bag = view.bag.remaining();
         let position = Position::new(view.board, view.current)
             .with_clear_line(line)
             .with_hold(view.hold)
             .with_preview(view.preview)
             .with_bag(bag);
-        let best = self.solver.best_move(&position).ok()?;
+        let best = self.solver.best_move(&position)?;
         self.chance = Some(best.chance);
         if best.chance.is_zero() {
-            return None;
+            return Ok(None);
         }
         if let Some(m) = best.best {
             if let Some(mv) = self.legal(view, m.hold, m.placement) {
-                return Some(mv);
+                return Ok(Some(mv));
             }
         }
         // Holding into the empty slot is best when the piece it reveals is seen first, but
         // the game places at once; or the best placement has no path from the spawn. The
         // full ranking gives the best placement the game allows, chosen blind.
-        let ranked = self.solver.recommend(&position).ok()?;
-        let (m, mv) = ranked
+        let ranked = self.solver.recommend(&position)?;
+        let found = ranked
             .moves
             .iter()
             .filter(|m| !m.chance.is_zero())
-            .find_map(|m| Some((m, self.legal(view, m.hold, m.placement)?)))?;
-        self.chance = Some(m.chance);
-        Some(mv)
+            .find_map(|m| Some((m.chance, self.legal(view, m.hold, m.placement)?)));
+        Ok(found.map(|(chance, mv)| {
+            self.chance = Some(chance);
+            mv
+        }))
     }
 
     /// The move that clears the sampled continuations best (see the module docs).

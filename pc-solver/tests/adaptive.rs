@@ -688,3 +688,47 @@ proptest! {
         prop_assert!(steps >= 2, "{}", steps);
     }
 }
+
+#[test]
+fn a_search_stopped_by_the_work_limit_leaves_exact_tables() {
+    let position = Position::new(
+        "##......../##......../##......../##........"
+            .parse()
+            .unwrap(),
+        Piece::T,
+    )
+    .with_hold(Some(Piece::O))
+    .with_preview(&[Piece::S, Piece::Z, Piece::I, Piece::L, Piece::J])
+    .with_bag("IOSTZ".parse().unwrap());
+    let whole = Solver::new(Rules::default()).recommend(&position).unwrap();
+    let mut solver = Solver::new(Rules::default()).with_work_limit(Some(40));
+    let mut stops = 0;
+    let ranked = loop {
+        match solver.recommend(&position) {
+            Ok(r) => break r,
+            Err(SolverError::WorkLimit(40)) => stops += 1,
+            Err(e) => panic!("{e}"),
+        }
+        assert!(stops < 10_000, "no progress");
+    };
+    assert!(stops > 0, "the limit never stopped the search");
+    assert_eq!(ranked.chance, whole.chance);
+    let values = |r: &pc_solver::Recommendation| {
+        let mut v: Vec<_> = r
+            .moves
+            .iter()
+            .map(|m| (m.hold, m.placement, m.chance))
+            .collect();
+        v.sort_by_key(|&(h, p, _)| {
+            (
+                h,
+                p.piece().index(),
+                p.orientation() as u8,
+                p.centre().x,
+                p.centre().y,
+            )
+        });
+        v
+    };
+    assert_eq!(values(&ranked), values(&whole));
+}

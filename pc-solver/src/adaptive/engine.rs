@@ -96,6 +96,9 @@ pub(super) struct Engine<'a> {
     pub(super) hold: bool,
     /// States the tables may hold before they are emptied.
     pub(super) budget: usize,
+    /// New decisions the search may evaluate before it gives up.
+    pub(super) work_limit: Option<u64>,
+    pub(super) work_done: u64,
 }
 
 /// What [`Engine::best`] finds.
@@ -132,6 +135,12 @@ impl Engine<'_> {
         let key = node.key();
         if let Some(&v) = self.values.get(&key) {
             return Ok(v);
+        }
+        if let Some(limit) = self.work_limit {
+            if self.work_done >= limit {
+                return Err(SolverError::WorkLimit(limit));
+            }
+            self.work_done += 1;
         }
         let (wanted, ceiling) = self.winnable(node);
         let mut best = Ratio::ZERO;
