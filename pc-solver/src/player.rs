@@ -139,8 +139,8 @@ impl PcPlayer {
     }
 
     /// The exact solver decides once at most `pieces` pieces are left in the PC (at most
-    /// 10; 8 by default: a cold decision with 7 left takes ~50 ms, with 8 ~1–3 s, with 9
-    /// ~10–30 s).
+    /// 10; 8 by default: a cold decision with 7 left took 52 ms in the bench, with 8 0.7 to
+    /// 3.5 s, with 9 7 to 26 s for one position and up to 222 s in games).
     pub fn with_exact_from(mut self, pieces: u32) -> PcPlayer {
         self.exact_from = pieces.min(10);
         self
@@ -295,7 +295,9 @@ impl PcPlayer {
         };
         let mut candidates = Vec::new();
         let mut seen = AHashSet::new();
-        for (hold, piece, hold_after, rest) in turns(view) {
+        for turn in view.turns() {
+            let (hold, piece, hold_after) = (turn.hold, turn.piece, turn.hold_after);
+            let rest = &view.preview[turn.queue_used..];
             let Ok(set) = view.placements(piece) else {
                 continue;
             };
@@ -403,23 +405,6 @@ impl PcPlayer {
         };
         Some(mv.with_path(path))
     }
-}
-
-/// The choices of a turn in the game: (hold pressed, piece placed, hold slot after, the
-/// pieces in view after the placed one).
-fn turns<'v>(
-    view: &GameView<'v>,
-) -> impl Iterator<Item = (bool, Piece, Option<Piece>, &'v [Piece])> + use<'v> {
-    let play = (false, view.current, view.hold, view.preview);
-    let swap = match (view.rules.hold, view.hold, view.preview.split_first()) {
-        (false, ..) => None,
-        (true, Some(h), _) if h != view.current => {
-            Some((true, h, Some(view.current), view.preview))
-        }
-        (true, None, Some((&next, rest))) => Some((true, next, Some(view.current), rest)),
-        _ => None,
-    };
-    core::iter::once(play).chain(swap)
 }
 
 impl Player for PcPlayer {

@@ -184,7 +184,8 @@ impl Solver {
     /// (the default) for no limit. Only finished decisions are remembered, so the tables
     /// stay exact and asking again goes on where the search stopped. A count of decisions
     /// rather than a clock keeps answers the same on every machine; on the 2-core VM of
-    /// the README a decision costs about 0.5 to 2 ms on average.
+    /// the README a decision cost 1.7 ms on average with 9 pieces left (3,954 in 6.8 s)
+    /// and 2.9 ms with 8 (166 in 0.48 s), in the two positions measured.
     ///
     /// ```
     /// use pc_bag::PieceSet;

@@ -47,5 +47,5 @@ pub use random::{Rng, SevenBag};
 pub use record::{GameRecord, Outcome};
 pub use sim::{
     Game, GameConfig, GameOver, GameView, Limits, MAX_PREVIEW, Move, MoveResult, Player, Stats,
-    Stop, VISIBLE_ROWS,
+    Stop, Turn, VISIBLE_ROWS,
 };

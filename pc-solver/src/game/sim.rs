@@ -240,6 +240,44 @@ impl GameView<'_> {
             .placements_from_spawn(&self.board, piece, self.spawn)
     }
 
+    /// The ways to play this turn: the current piece, then (with hold, when it changes
+    /// anything) the piece a hold brings out.
+    ///
+    /// ```
+    /// use pc_solver::game::{Game, GameConfig};
+    ///
+    /// let game = Game::new(GameConfig::new(1))?;
+    /// let view = game.view();
+    /// let turns: Vec<_> = view.turns().collect();
+    /// // Nothing held yet: hold takes the first preview piece and keeps the current one.
+    /// assert_eq!(turns.len(), 2);
+    /// assert_eq!((turns[1].piece, turns[1].hold_after), (view.preview[0], Some(view.current)));
+    /// assert_eq!(turns[1].queue_used, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn turns(&self) -> impl Iterator<Item = Turn> + use<> {
+        let play = Turn {
+            hold: false,
+            piece: self.current,
+            hold_after: self.hold,
+            queue_used: 0,
+        };
+        let swap = match (self.rules.hold, self.hold, self.preview.first()) {
+            (false, ..) => None,
+            // Holding the same piece changes nothing.
+            (true, Some(held), _) if held != self.current => Some((held, 0)),
+            (true, None, Some(&next)) => Some((next, 1)),
+            _ => None,
+        }
+        .map(|(piece, queue_used)| Turn {
+            hold: true,
+            piece,
+            hold_after: Some(self.current),
+            queue_used,
+        });
+        core::iter::once(play).chain(swap)
+    }
+
     /// The piece a hold would bring out: the held piece, or the first preview piece when
     /// the slot is empty; `None` without hold, or when that piece is not shown.
     pub fn hold_piece(&self) -> Option<Piece> {
@@ -248,6 +286,20 @@ impl GameView<'_> {
         }
         self.hold.or_else(|| self.preview.first().copied())
     }
+}
+
+/// One way to play a turn ([`GameView::turns`]): which piece is placed, and what hold and
+/// preview are left after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// Whether the hold key is pressed first.
+    pub hold: bool,
+    /// The piece placed.
+    pub piece: Piece,
+    /// The hold slot afterwards.
+    pub hold_after: Option<Piece>,
+    /// Preview pieces used up by the turn (1 when hold took the next piece out).
+    pub queue_used: usize,
 }
 
 /// Something that plays: given what it sees, it returns a move, or `None` to resign.

@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 use super::features::{Features, Lock, Profile};
 use super::tspin::{TSpin, best_tspin};
 use super::weights::{Preset, Weights};
-use crate::game::{GameView, Move, Player, VISIBLE_ROWS};
+use crate::game::{GameView, Move, Player, Turn, VISIBLE_ROWS};
 
 /// Subtracted from the score of a placement that ends the game or leaves a cell where
 /// pieces spawn, so it is chosen only when every move does.
@@ -95,16 +95,6 @@ impl Decision {
             path: None,
         }
     }
-}
-
-/// One way to play this turn: which piece, and what hold and queue are left after it.
-#[derive(Clone, Copy)]
-struct Turn {
-    hold: bool,
-    piece: Piece,
-    hold_after: Option<Piece>,
-    /// Queue pieces used up by the turn (1 when hold took the next piece out).
-    queue_used: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -263,33 +253,8 @@ impl Evaluator {
             generator: view.rules.generator(),
             spawn: view.spawn,
         };
-        let mut turns: SmallVec<[Turn; 2]> = SmallVec::new();
-        turns.push(Turn {
-            hold: false,
-            piece: view.current,
-            hold_after: view.hold,
-            queue_used: 0,
-        });
-        if view.rules.hold {
-            match (view.hold, view.preview.first()) {
-                // Holding the same piece changes nothing.
-                (Some(held), _) if held != view.current => turns.push(Turn {
-                    hold: true,
-                    piece: held,
-                    hold_after: Some(view.current),
-                    queue_used: 0,
-                }),
-                (None, Some(&next)) => turns.push(Turn {
-                    hold: true,
-                    piece: next,
-                    hold_after: Some(view.current),
-                    queue_used: 1,
-                }),
-                _ => {}
-            }
-        }
         let mut candidates: SmallVec<[Candidate; 96]> = SmallVec::new();
-        for &turn in &turns {
+        for turn in view.turns() {
             self.for_each_scored(&rules, &view.board, turn.piece, |placement, e| {
                 candidates.push(Candidate {
                     turn,
