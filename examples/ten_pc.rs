@@ -10,6 +10,8 @@
 //! 0 to 6); `-K/--kicks srs|srs+|none|PATH` (srs); `-d/--drop softdrop|harddrop|180`;
 //! `--no-hold`; `--endless` (play on after a failed PC until `--pieces N` pieces (1000)
 //! and report the streaks); `--exact N` (the exact solver decides from N pieces left, 8);
+//! `--clairvoyant N` (9; 0 off) and `--clairvoyant-states S` (3000000): with N pieces left
+//! or fewer, moves are ranked by their clairvoyant chance within S search states;
 //! `--samples N` (8), `--states N` (4000) and `--candidates N` (8): the sampled decisions
 //! before that; `--attempt N` (0, off) and `--attempt-decisions D` (1500): with N pieces
 //! left or fewer, try the exact solver with a work limit of D decisions first;
@@ -45,6 +47,7 @@ struct Played {
     fallback: u64,
     decision_ms: Vec<f64>,
     exact: u64,
+    clairvoyant: u64,
     sampled: u64,
 }
 
@@ -58,6 +61,7 @@ struct Settings {
     states: u64,
     candidates: usize,
     attempt: (u32, u64),
+    clairvoyant: (u32, u64),
 }
 
 /// The phase in the cycle of a PC started after `placed` pieces: 10·k ≡ placed (mod 7),
@@ -78,6 +82,7 @@ fn play(seed: u64, s: &Settings) -> Played {
         .with_search_states(s.states)
         .with_candidates(s.candidates)
         .with_exact_attempt(s.attempt.0, s.attempt.1)
+        .with_clairvoyant(s.clairvoyant.0, s.clairvoyant.1)
         .with_seed(seed);
     let mut out = Played::default();
     let mut streak = 0;
@@ -140,6 +145,7 @@ fn play(seed: u64, s: &Settings) -> Played {
     }
     let stats = player.stats();
     out.exact = stats.exact;
+    out.clairvoyant = stats.clairvoyant;
     out.sampled = stats.sampled;
     out
 }
@@ -178,6 +184,10 @@ fn main() {
         attempt: (
             number(&args, &["--attempt"], 0),
             number(&args, &["--attempt-decisions"], 1500),
+        ),
+        clairvoyant: (
+            number(&args, &["--clairvoyant"], 9),
+            number(&args, &["--clairvoyant-states"], 3_000_000),
         ),
     };
     if settings.preview > 6 {
@@ -251,6 +261,7 @@ fn main() {
     let longest = streaks.iter().copied().max().unwrap_or(0);
     let fallback: u64 = results.iter().map(|p| p.fallback).sum();
     let exact: u64 = results.iter().map(|p| p.exact).sum();
+    let clairvoyant: u64 = results.iter().map(|p| p.clairvoyant).sum();
     let sampled: u64 = results.iter().map(|p| p.sampled).sum();
     let mut ms: Vec<f64> = results
         .iter()
@@ -279,7 +290,7 @@ fn main() {
             "{{\"games\": {games}, \"seed\": {seed}, \"endless\": {endless}, \"ten_pc\": {ten}, \
              \"ten_pc_rate\": {:.4}, \"per_phase\": [{}], \"mean_streak\": {mean_streak:.3}, \
              \"longest_streak\": {longest}, \"fallback_moves\": {fallback}, \
-             \"decisions\": {{\"exact\": {exact}, \"sampled\": {sampled}, \"fallback\": {fallback}}}, \
+             \"decisions\": {{\"exact\": {exact}, \"clairvoyant\": {clairvoyant}, \"sampled\": {sampled}, \"fallback\": {fallback}}}, \
              \"decision_ms\": {{\"median\": {median:.3}, \"p99\": {p99:.3}, \"max\": {max:.3}}}, \
              \"seconds\": {seconds:.1}}}",
             ten as f64 / n,
@@ -316,7 +327,9 @@ fn main() {
             settings.pieces
         );
     }
-    println!("fallback moves: {fallback}; exact decisions {exact}, sampled {sampled}");
+    println!(
+        "fallback moves: {fallback}; exact decisions {exact}, clairvoyant {clairvoyant}, sampled {sampled}"
+    );
     println!(
         "decision time: median {median:.2} ms, p99 {p99:.1} ms, max {max:.1} ms ({} decisions)",
         ms.len()

@@ -1,6 +1,7 @@
-//! The 10-PC player: a whole first PC of a seeded game (10 decisions, the first two
-//! sampled, the last eight exact, the solver fresh each time), and one sampled decision
-//! on the empty field. The PC is checked to happen before timing.
+//! The 10-PC player: a whole first PC of a seeded game (10 decisions: the first sampled,
+//! the second by the clairvoyant chance, the last eight exact; the solver fresh each
+//! time), and one sampled decision on the empty field. The PC is checked to happen
+//! before timing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pc_solver::game::{Game, GameConfig, Limits, Player};

@@ -100,7 +100,7 @@ pub(crate) struct KnownMemo {
     tileable: AHashMap<(u128, PieceCounts), bool>,
     /// For a state whose queue ends before two unknown pieces x and y: for each x, the
     /// y that finish the PC.
-    pairs: AHashMap<Key, [u8; 7]>,
+    pairs: AHashMap<Key, ([u8; 7], bool)>,
 }
 
 impl KnownMemo {
@@ -234,6 +234,28 @@ impl<'a> KnownSolver<'a> {
         self.solve_normalised(field, held, queue)
     }
 
+    /// Takes one state from the allowance; false (and remembered) when there is none.
+    fn spend(&mut self) -> bool {
+        if self.allowance == 0 {
+            self.ran_out = true;
+            return false;
+        }
+        self.allowance -= 1;
+        true
+    }
+
+    /// From now on at most `states` states not met before are expanded (`None`: no
+    /// limit); answers found after running out are subsets of the truth, never
+    /// remembered as complete (see [`KnownSolver::take_ran_out`]).
+    pub(crate) fn set_allowance(&mut self, states: Option<u64>) {
+        self.allowance = states.unwrap_or(u64::MAX);
+    }
+
+    /// Whether the allowance ran out since the last call.
+    pub(crate) fn take_ran_out(&mut self) -> bool {
+        std::mem::take(&mut self.ran_out)
+    }
+
     /// As [`KnownSolver::solve`], expanding at most `states` states not met before;
     /// `None` when that was not enough to find a PC or prove there is none.
     pub(crate) fn solve_within(
@@ -263,11 +285,9 @@ impl<'a> KnownSolver<'a> {
         if let Some(&known) = self.memo.memo.get(&key) {
             return known;
         }
-        if self.allowance == 0 {
-            self.ran_out = true;
+        if !self.spend() {
             return false;
         }
-        self.allowance -= 1;
         let mut ok = false;
         if field.pieces_needed() == 1 {
             // One piece left: its placement is fixed by the empty cells.
@@ -333,8 +353,21 @@ impl<'a> KnownSolver<'a> {
         held: Option<Piece>,
         queue: &[Piece],
     ) -> [u8; 7] {
+        self.solve_last_two_wanted(field, held, queue, [ALL_PIECES; 7])
+    }
+
+    /// As [`KnownSolver::solve_last_two_unknown`], settling only the pairs of `wanted`
+    /// (`y` in `wanted[x]`): every pair of it that finishes a PC is in the answer, and
+    /// the answer has only pairs that do.
+    pub(crate) fn solve_last_two_wanted(
+        &mut self,
+        field: PcField,
+        held: Option<Piece>,
+        queue: &[Piece],
+        wanted: [u8; 7],
+    ) -> [u8; 7] {
         let (held, queue) = self.normalise(held, queue);
-        self.last_two_unknown(field, held, queue)
+        self.last_two_unknown(field, held, queue, wanted)
     }
 
     fn last_two_unknown(
@@ -342,6 +375,7 @@ impl<'a> KnownSolver<'a> {
         field: PcField,
         held: Option<Piece>,
         queue: &[Piece],
+        wanted: [u8; 7],
     ) -> [u8; 7] {
         const NONE: [u8; 7] = [0; 7];
         const EVERY: [u8; 7] = [ALL_PIECES; 7];
@@ -356,30 +390,47 @@ impl<'a> KnownSolver<'a> {
             // x comes next: a search with one unknown piece for each.
             let mut found = NONE;
             for x in Piece::ALL {
+                let want = wanted[x.index()];
+                if want == 0 {
+                    continue;
+                }
                 found[x.index()] = match held {
-                    None if self.hold => self.last_unknown(field, Some(x), &[], ALL_PIECES),
-                    _ => self.last_unknown(field, held, &[x], ALL_PIECES),
+                    None if self.hold => self.last_unknown(field, Some(x), &[], want),
+                    _ => self.last_unknown(field, held, &[x], want),
                 };
             }
             return found;
         }
+        let covers = |found: &[u8; 7]| found.iter().zip(wanted).all(|(f, w)| f & w == w);
         let key = Key::new(&field, held, queue);
-        if let Some(&found) = self.memo.pairs.get(&key) {
+        // What an earlier search found, and whether it tried every move for every pair.
+        let (mut found, complete) = self.memo.pairs.get(&key).copied().unwrap_or((NONE, false));
+        if complete || covers(&found) || !self.spend() {
             return found;
         }
-        let mut found = NONE;
+        // Children are asked only for what is still missing, so the result is the whole
+        // truth only when every pair was wanted.
+        let mut complete = wanted == EVERY;
         'turns: for (piece, held_after, rest, _) in turns(held, queue) {
             for &next in self.children(&field, piece).iter() {
-                let below = self.last_two_unknown(PcField::from_key(next), held_after, rest);
+                let mut missing = wanted;
+                for (m, f) in missing.iter_mut().zip(found) {
+                    *m &= !f;
+                }
+                let below =
+                    self.last_two_unknown(PcField::from_key(next), held_after, rest, missing);
                 for (f, b) in found.iter_mut().zip(below) {
                     *f |= b;
                 }
-                if found == EVERY {
+                if covers(&found) {
+                    complete = found == EVERY;
                     break 'turns;
                 }
             }
         }
-        self.memo.pairs.insert(key, found);
+        self.memo
+            .pairs
+            .insert(key, (found, complete && !self.ran_out));
         found
     }
 
@@ -415,7 +466,7 @@ impl<'a> KnownSolver<'a> {
             .masks
             .get(&key)
             .map_or((0, false), |&m| (m & ALL_PIECES, m >> 7 == 1));
-        if complete || found & wanted == wanted {
+        if complete || found & wanted == wanted || !self.spend() {
             return found;
         }
         // Children are asked only for what is still missing, so the result is the whole
@@ -431,6 +482,7 @@ impl<'a> KnownSolver<'a> {
                 }
             }
         }
+        let complete = complete && !self.ran_out;
         self.memo.masks.insert(key, found | (complete as u8) << 7);
         found
     }

@@ -4,6 +4,7 @@
 
 mod adaptive;
 pub mod automaton;
+mod clairvoyant;
 mod error;
 pub mod field;
 pub mod fumen;

@@ -43,9 +43,11 @@ fn a_whole_challenge_is_legal_and_replays() {
     assert!(game.board().is_empty());
     let stats = p.stats();
     assert_eq!((stats.fallback, stats.abandoned), (0, 0));
-    assert_eq!(stats.exact + stats.sampled, 100);
-    // Each PC: 10 pieces, the last 8 decided exactly.
+    assert_eq!(stats.exact + stats.clairvoyant + stats.sampled, 100);
+    // Each PC: 10 pieces, the last 8 decided exactly, the one before by the clairvoyant
+    // chance unless its search ran out of states.
     assert_eq!(stats.exact, 80);
+    assert!(stats.clairvoyant > 0 && stats.clairvoyant <= 10);
     let record: GameRecord = game.record().to_string().parse().unwrap();
     assert_eq!(record.replay().unwrap().board(), game.board());
 }
@@ -116,11 +118,55 @@ fn a_clean_low_field_starts_a_pc_at_the_highest_line() {
     let view = t_first(&rules, "####......");
     let mut p = player(0);
     let mv = p.choose(&view).expect("a move");
-    assert_eq!(p.last_decision(), Some(DecisionKind::Sampled));
+    assert!(matches!(
+        p.last_decision(),
+        Some(DecisionKind::Clairvoyant | DecisionKind::Sampled)
+    ));
     assert!(mv.placement.rows().1 < 4);
     assert!(mv.path.is_some());
     // No row of "####......" can fill with one piece, so the line stays at 4.
     assert_eq!(p.clear_line(), Some(4));
+}
+
+#[test]
+fn a_clairvoyant_search_out_of_states_leaves_the_decision_to_samples() {
+    // Grace system, 4 pieces left: T to play, L J I O S in view.
+    let rules = Rules::default();
+    let field = "######....\n######....\n######....\n######....";
+    const PREVIEW: [Piece; 5] = [Piece::L, Piece::J, Piece::I, Piece::O, Piece::S];
+    let view = GameView {
+        preview: &PREVIEW,
+        ..t_first(&rules, field)
+    };
+    let ranked = |states| {
+        let mut p = player(0).with_exact_from(2).with_clairvoyant(4, states);
+        let mv = p.choose(&view).expect("a move");
+        (p.last_decision(), mv.placement)
+    };
+    let (kind, chosen) = ranked(u64::MAX);
+    assert_eq!(kind, Some(DecisionKind::Clairvoyant));
+    assert_eq!(ranked(1).0, Some(DecisionKind::Sampled));
+    // Turned off: sampled.
+    let mut off = player(0).with_exact_from(2).with_clairvoyant(0, u64::MAX);
+    off.choose(&view).expect("a move");
+    assert_eq!(off.last_decision(), Some(DecisionKind::Sampled));
+    // Every move the game allows is below the clear line.
+    assert!(chosen.rows().1 < 4);
+}
+
+#[test]
+fn a_queue_without_a_pc_goes_to_the_fallback_either_way() {
+    // Grace system with T I O S Z L: one of the sequences of `T,*p4` with no PC, so the
+    // clairvoyant count and the exact chance are both 0.
+    let rules = Rules::default();
+    let view = t_first(&rules, "######....\n######....\n######....\n######....");
+    let mut clairvoyant = player(0).with_exact_from(2).with_clairvoyant(4, u64::MAX);
+    clairvoyant.choose(&view).expect("a move");
+    assert_eq!(clairvoyant.last_decision(), Some(DecisionKind::Fallback));
+    let mut exact = player(0).with_exact_from(4);
+    exact.choose(&view).expect("a move");
+    assert_eq!(exact.last_decision(), Some(DecisionKind::Fallback));
+    assert_eq!(exact.last_chance(), None);
 }
 
 #[test]
