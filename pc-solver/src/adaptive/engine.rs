@@ -441,9 +441,16 @@ impl Engine<'_> {
                 // The move's siblings share the queue up to its last piece (see
                 // `winnable`).
                 Some((&last, before)) => {
-                    self.known
-                        .solve_last_two_unknown(afterwards.field, afterwards.hold, before)
-                        [last.index()]
+                    // Only the row of the last piece is asked for: the search stops once
+                    // it is settled, and what it found stays for the siblings.
+                    let mut pairs = [0; 7];
+                    pairs[last.index()] = drawable & wanted;
+                    self.known.solve_last_two_wanted(
+                        afterwards.field,
+                        afterwards.hold,
+                        before,
+                        pairs,
+                    )[last.index()]
                         & drawable
                         & wanted
                 }
