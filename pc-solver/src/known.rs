@@ -34,6 +34,12 @@ pub(crate) fn queue_key(queue: &[Piece]) -> u64 {
     queue.iter().fold(1u64, |k, p| (k << 3) | p.index() as u64)
 }
 
+/// The pieces the next draw can give, from the pieces left in the current bag (bits over
+/// [`Piece::index`]; 0 when a fresh bag follows).
+pub(crate) fn drawable(bag: u8) -> u8 {
+    if bag == 0 { ALL_PIECES } else { bag }
+}
+
 /// The pieces of a set over [`Piece::index`].
 pub(crate) fn pieces_in(set: u8) -> impl Iterator<Item = Piece> {
     Piece::ALL

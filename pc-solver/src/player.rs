@@ -317,14 +317,36 @@ impl PcPlayer {
         let goal = Goal {
             lower_clears: false,
         };
-        let mut candidates = match self.candidates(view, field, goal) {
+        let candidates = match self.candidates(view, field, goal) {
             Moves::Clear(hold, placement) => return Some(self.legal(view, hold, placement)),
             Moves::Keep(candidates) => candidates,
         };
-        candidates.retain(|c| self.legal(view, c.hold, c.placement).is_some());
+        // Only moves the game allows, with their keys.
+        let mut candidates: Vec<(Candidate, Move)> = candidates
+            .into_iter()
+            .filter_map(|c| {
+                let mv = self.legal(view, c.hold, c.placement)?;
+                Some((c, mv))
+            })
+            .collect();
         // The heuristic's order settles ties, and puts likely good moves first so that
         // the others are cut off sooner.
-        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+        candidates.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+        // After any move the same pieces are in view (the hold slot and the preview
+        // trade places); the last piece of a bag is known before it is seen.
+        let known = view.preview.len() as u32 + view.hold.is_some() as u32;
+        let mut unknown = (field.pieces_needed().saturating_sub(1) + self.rules.hold as u32)
+            .saturating_sub(known);
+        let mut bag = view.bag.remaining().bits();
+        let mut last_of_bag = None;
+        if unknown > 0 && bag.count_ones() == 1 {
+            last_of_bag = Some(Piece::ALL[bag.trailing_zeros() as usize]);
+            bag = 0;
+            unknown -= 1;
+        }
+        if unknown > MAX_UNKNOWN {
+            return None;
+        }
         let mut solver = KnownSolver::new(
             self.rules.generator(),
             self.rules.hold,
@@ -332,36 +354,20 @@ impl PcPlayer {
             &mut self.memo,
         )
         .caching_children();
-        // Each move's state: the queue after it, with the last piece of a bag added when it
-        // is the only one left, and the pieces still unknown.
-        let mut searches = Vec::with_capacity(candidates.len());
-        for c in &candidates {
-            let known = c.rest.len() as u32 + c.hold_after.is_some() as u32;
-            let mut unknown =
-                (c.child.pieces_needed() + self.rules.hold as u32).saturating_sub(known);
-            let mut queue = c.rest.to_vec();
-            let mut bag = view.bag.remaining().bits();
-            if unknown > 0 && bag.count_ones() == 1 {
-                queue.push(Piece::ALL[bag.trailing_zeros() as usize]);
-                bag = 0;
-                unknown -= 1;
-            }
-            if unknown > MAX_UNKNOWN {
-                return None;
-            }
-            searches.push((c, queue, bag, unknown));
-        }
         solver.set_allowance(Some(self.clairvoyant_states));
         // In the heuristic's order, which breaks ties: a move that clears every
         // continuation, when there is one, usually comes early and cuts the rest off at
         // once.
-        let mut best: Option<(u64, &Candidate)> = None;
-        for (c, queue, bag, unknown) in &searches {
+        let mut best: Option<(u64, &Move)> = None;
+        let mut queue = Vec::new();
+        for (c, mv) in &candidates {
+            queue.clear();
+            queue.extend(c.rest.iter().copied().chain(last_of_bag));
             let beat = best.map_or(0, |(count, _)| count);
             if let Some(cleared) =
-                solver.clairvoyant(c.child, c.hold_after, queue, *bag, *unknown, Some(beat))
+                solver.clairvoyant(c.child, c.hold_after, &queue, bag, unknown, Some(beat))
             {
-                best = Some((cleared.len(), c));
+                best = Some((cleared.len(), mv));
             }
         }
         solver.set_allowance(None);
@@ -369,7 +375,7 @@ impl PcPlayer {
             // Counts cut short by the budget are not counts: leave the decision to samples.
             return None;
         }
-        let found = best.and_then(|(_, c)| self.legal(view, c.hold, c.placement));
+        let found = best.map(|(_, mv)| mv.clone());
         if self.memo.len() > 4_000_000 {
             self.memo.clear();
         }

@@ -4,7 +4,7 @@
 use super::MAX_QUEUE;
 use crate::error::SolverError;
 use crate::field::PcField;
-use crate::known::{ALL_PIECES, Goal, KnownSolver, pieces_in};
+use crate::known::{Goal, KnownSolver, pieces_in};
 use ahash::AHashMap;
 use pc_bag::Ratio;
 use pc_srs::{Piece, Placement};
@@ -71,7 +71,7 @@ impl Node {
 
     /// The pieces the next reveal can give.
     fn drawable(&self) -> u8 {
-        if self.bag == 0 { ALL_PIECES } else { self.bag }
+        crate::known::drawable(self.bag)
     }
 }
 
