@@ -13,7 +13,8 @@
 //! stderr).
 //!
 //! Prints the mean lines per game with a 95% confidence interval (normal approximation),
-//! how many games reached the cap, how they ended, perfect clears, how often the field was
+//! how many games reached the cap, how they ended, perfect clears, T-spins that cleared rows
+//! (the game counts them by the three-corner rule), how often the field was
 //! ready to hand back to the perfect-clear search, and decisions per second.
 
 use std::io::Write;
@@ -29,6 +30,9 @@ struct Played {
     lines: u64,
     pieces: u64,
     perfect_clears: u64,
+    /// T-spins (full) and minis that cleared rows.
+    tspins: u64,
+    tspin_minis: u64,
     ready: u64,
     highest: u32,
     over: Option<GameOver>,
@@ -54,6 +58,8 @@ fn play(config: GameConfig, evaluator: &Evaluator, cap: u64) -> Played {
         lines: stats.lines,
         pieces: stats.pieces,
         perfect_clears: stats.perfect_clears,
+        tspins: stats.tspins[1..].iter().sum(),
+        tspin_minis: stats.tspin_minis[1..].iter().sum(),
         ready,
         highest,
         over: game.game_over(),
@@ -135,6 +141,8 @@ fn main() {
     let pieces: u64 = results.iter().map(|p| p.pieces).sum();
     let lines: u64 = results.iter().map(|p| p.lines).sum();
     let pcs: u64 = results.iter().map(|p| p.perfect_clears).sum();
+    let tspins: u64 = results.iter().map(|p| p.tspins).sum();
+    let minis: u64 = results.iter().map(|p| p.tspin_minis).sum();
     let ready: u64 = results.iter().map(|p| p.ready).sum();
     let per_second = pieces as f64 / seconds;
     let highest = results.iter().map(|p| p.highest).max().unwrap_or(0);
@@ -143,7 +151,7 @@ fn main() {
 
     if json {
         println!(
-            "{{\"games\":{games},\"seed\":{seed},\"cap\":{cap},\"preview\":{preview},\"kicks\":\"{kick_name}\",\"preset\":\"{preset}\",\"lookahead\":{},\"beam\":{},\"discount\":{},\"hold\":{},\"mean_lines\":{mean:.1},\"ci95\":[{:.1},{:.1}],\"reached_cap\":{reached},\"block_outs\":{},\"lock_outs\":{},\"pieces\":{pieces},\"lines\":{lines},\"perfect_clears\":{pcs},\"handoff_ready_share\":{ready_share:.4},\"highest_stack\":{highest},\"mean_highest_stack\":{mean_highest:.2},\"seconds\":{seconds:.2},\"decisions_per_second\":{per_second:.0}}}",
+            "{{\"games\":{games},\"seed\":{seed},\"cap\":{cap},\"preview\":{preview},\"kicks\":\"{kick_name}\",\"preset\":\"{preset}\",\"lookahead\":{},\"beam\":{},\"discount\":{},\"hold\":{},\"mean_lines\":{mean:.1},\"ci95\":[{:.1},{:.1}],\"reached_cap\":{reached},\"block_outs\":{},\"lock_outs\":{},\"pieces\":{pieces},\"lines\":{lines},\"perfect_clears\":{pcs},\"tspin_clears\":{tspins},\"tspin_mini_clears\":{minis},\"handoff_ready_share\":{ready_share:.4},\"highest_stack\":{highest},\"mean_highest_stack\":{mean_highest:.2},\"seconds\":{seconds:.2},\"decisions_per_second\":{per_second:.0}}}",
             evaluator.lookahead,
             evaluator.beam,
             evaluator.discount,
@@ -178,7 +186,7 @@ fn main() {
         ended(GameOver::LockOut)
     );
     println!(
-        "pieces {pieces}, lines {lines}, perfect clears {pcs}; field ready for a PC search after {:.1}% of the pieces",
+        "pieces {pieces}, lines {lines}, perfect clears {pcs}, T-spin clears {tspins} (minis {minis}); field ready for a PC search after {:.1}% of the pieces",
         100.0 * ready_share
     );
     println!("highest stack: {highest} rows (mean over games {mean_highest:.2})");

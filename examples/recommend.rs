@@ -15,6 +15,10 @@
 //! best move, faster: other moves are cut early); `--play SEED`
 //! (play the best move until the PC, the next pieces drawn at random from the bag).
 //!
+//! The `carry` column (`"carry"` in JSON): once every piece of the PC is in view, the
+//! piece a move can leave in hold for the next PC, the one it prefers; moves that tie on
+//! the chance are ranked by it ([`pc_solver::carry::carry_rank`]).
+//!
 //! The default position is a decision early in the first PC of a game: an L and a J fill
 //! the two left columns, O is held, T S Z I end the first bag and L J open the second.
 
@@ -146,7 +150,7 @@ fn main() {
                     .map(|(x, y)| format!("[{x},{y}]"))
                     .collect();
                 format!(
-                    "{{\"hold\":{},\"piece\":\"{}\",\"orientation\":\"{}\",\"cells\":[{}],\"probability\":[{},{}],\"percent\":{},\"path\":\"{}\"}}",
+                    "{{\"hold\":{},\"piece\":\"{}\",\"orientation\":\"{}\",\"cells\":[{}],\"probability\":[{},{}],\"percent\":{},\"path\":\"{}\",\"carry\":{}}}",
                     m.hold,
                     m.placement.piece(),
                     m.placement.orientation(),
@@ -154,7 +158,9 @@ fn main() {
                     m.chance.numer(),
                     m.chance.denom(),
                     m.chance.to_f64() * 100.0,
-                    path_text(m)
+                    path_text(m),
+                    m.carry
+                        .map_or("null".to_string(), |p| format!("\"{p}\""))
                 )
             })
             .collect();
@@ -210,13 +216,13 @@ fn main() {
     }
     println!();
     println!(
-        "{:>3}  {:5} {:8} {:>8}  {:4}  {:>13} {:>8}  keys",
-        "#", "piece", "orient.", "centre", "hold", "chance", "%"
+        "{:>3}  {:5} {:8} {:>8}  {:4}  {:>13} {:>8}  {:5}  keys",
+        "#", "piece", "orient.", "centre", "hold", "chance", "%", "carry"
     );
     for (i, m) in recommendation.moves.iter().enumerate() {
         let c = m.placement.centre();
         println!(
-            "{:>3}  {:5} {:8} {:>8}  {:4}  {:>13} {:>7.2}%  {}",
+            "{:>3}  {:5} {:8} {:>8}  {:4}  {:>13} {:>7.2}%  {:5}  {}",
             i + 1,
             m.placement.piece().to_string(),
             m.placement.orientation().to_string(),
@@ -224,6 +230,7 @@ fn main() {
             if m.hold { "yes" } else { "no" },
             m.chance.to_string(),
             m.chance.to_f64() * 100.0,
+            m.carry.map_or("-".to_string(), |p| p.to_string()),
             path_text(m)
         );
     }

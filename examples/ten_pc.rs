@@ -12,11 +12,14 @@
 //! and report the streaks); `--exact N` (the exact solver decides from N pieces left, 8);
 //! `--clairvoyant N` (9; 0 off) and `--clairvoyant-states S` (3000000): with N pieces left
 //! or fewer, moves are ranked by their clairvoyant chance within S search states;
+//! `--carry` (once every piece of a PC is in view, play the move that leaves the best piece
+//! in hold for the next PC instead of the exact solver's first best move);
 //! `--samples N` (8), `--states N` (4000) and `--candidates N` (8): the sampled decisions
 //! before that; `--attempt N` (0, off) and `--attempt-decisions D` (1500): with N pieces
 //! left or fewer, try the exact solver with a work limit of D decisions first;
-//! `--threads T` (1; games are shared out); `--format text|json`; `--quiet` (no progress
-//! bar).
+//! `--threads T` (1; games are shared out); `--by-hold` (the success rates per phase split
+//! by the piece in hold when the PC starts; always in the JSON as `by_hold`: piece →
+//! [attempts, successes]); `--format text|json`; `--quiet` (no progress bar).
 //!
 //! A game of the challenge ends at its 10th PC, or fails when the player gives a PC up
 //! (its exact chance fell to 0) or the game ends. The per-phase figures are the success
@@ -31,8 +34,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use pc_examples::{Args, fail, json_format, number, print_help, rules};
+use pc_solver::carry::cycle_phase;
 use pc_solver::game::{Game, GameConfig, Player};
 use pc_solver::{DecisionKind, PcPlayer, Rules};
+use pc_srs::Piece;
 
 /// The figures of one game.
 #[derive(Default)]
@@ -44,6 +49,9 @@ struct Played {
     /// Per phase of the cycle: PC attempts from an empty field, and successes.
     attempts: [u64; 7],
     successes: [u64; 7],
+    /// The same per phase and piece in hold at the start (index 7: none), as
+    /// (attempts, successes).
+    by_hold: [[(u64, u64); 8]; 7],
     fallback: u64,
     decision_ms: Vec<f64>,
     exact: u64,
@@ -62,12 +70,7 @@ struct Settings {
     candidates: usize,
     attempt: (u32, u64),
     clairvoyant: (u32, u64),
-}
-
-/// The phase in the cycle of a PC started after `placed` pieces: 10·k ≡ placed (mod 7),
-/// and 5 is the inverse of 10 modulo 7.
-fn phase(placed: u64) -> usize {
-    (placed * 5 % 7) as usize
+    carry: bool,
 }
 
 fn play(seed: u64, s: &Settings) -> Played {
@@ -83,18 +86,21 @@ fn play(seed: u64, s: &Settings) -> Played {
         .with_candidates(s.candidates)
         .with_exact_attempt(s.attempt.0, s.attempt.1)
         .with_clairvoyant(s.clairvoyant.0, s.clairvoyant.1)
+        .with_carry(s.carry)
         .with_seed(seed);
     let mut out = Played::default();
     let mut streak = 0;
     // The phase of the PC under way from an empty field, if one is.
-    let mut attempt: Option<usize> = None;
+    let mut attempt: Option<(usize, usize)> = None;
     let mut failed = false;
     while game.game_over().is_none() && game.stats().pieces < s.pieces {
         let view = game.view();
         if view.board.is_empty() && attempt.is_none() {
-            let p = phase(game.stats().pieces);
+            let p = cycle_phase(game.stats().pieces);
             out.attempts[p] += 1;
-            attempt = Some(p);
+            let h = view.hold.map_or(7, |h| h.index());
+            out.by_hold[p][h].0 += 1;
+            attempt = Some((p, h));
         }
         let started = Instant::now();
         let chosen = player.choose(&view);
@@ -126,8 +132,9 @@ fn play(seed: u64, s: &Settings) -> Played {
             if !failed {
                 out.first_streak += 1;
             }
-            if let Some(p) = attempt.take() {
+            if let Some((p, h)) = attempt.take() {
                 out.successes[p] += 1;
+                out.by_hold[p][h].1 += 1;
             }
             if !s.endless && out.first_streak >= 10 {
                 break;
@@ -135,9 +142,10 @@ fn play(seed: u64, s: &Settings) -> Played {
         }
     }
     // A PC under way when the piece cap stopped the game is no attempt.
-    if let Some(p) = attempt {
+    if let Some((p, h)) = attempt {
         if game.game_over().is_none() && game.stats().pieces >= s.pieces {
             out.attempts[p] -= 1;
+            out.by_hold[p][h].0 -= 1;
         }
     }
     if streak > 0 || out.streaks.is_empty() {
@@ -189,6 +197,7 @@ fn main() {
             number(&args, &["--clairvoyant"], 9),
             number(&args, &["--clairvoyant-states"], 3_000_000),
         ),
+        carry: args.flag(&["--carry"]),
     };
     if settings.preview > 6 {
         fail("--preview: the exact solver takes 0 to 6 previews");
@@ -196,6 +205,7 @@ fn main() {
     let threads: usize = number::<usize>(&args, &["--threads"], 1).max(1);
     let json = json_format(&args);
     let quiet = args.flag(&["--quiet", "-q"]);
+    let by_hold_flag = args.flag(&["--by-hold"]);
     if games == 0 {
         fail("--games must be at least 1");
     }
@@ -243,12 +253,23 @@ fn main() {
     let ten = results.iter().filter(|p| p.first_streak >= 10).count();
     let mut attempts = [0u64; 7];
     let mut successes = [0u64; 7];
+    let mut by_hold = [[(0u64, 0u64); 8]; 7];
     for p in &results {
         for k in 0..7 {
             attempts[k] += p.attempts[k];
             successes[k] += p.successes[k];
+            for (sum, game) in by_hold[k].iter_mut().zip(&p.by_hold[k]) {
+                sum.0 += game.0;
+                sum.1 += game.1;
+            }
         }
     }
+    // Hold slot names in `by_hold` order.
+    let hold_name = |h: usize| {
+        Piece::ALL
+            .get(h)
+            .map_or("none".to_string(), |p| p.to_string())
+    };
     let rate = |k: usize| {
         if attempts[k] == 0 {
             None
@@ -277,12 +298,24 @@ fn main() {
     if json {
         let per_phase: Vec<String> = (0..7)
             .map(|k| {
+                let holds: Vec<String> = (0..8)
+                    .filter(|&h| by_hold[k][h].0 > 0)
+                    .map(|h| {
+                        format!(
+                            "\"{}\": [{}, {}]",
+                            hold_name(h),
+                            by_hold[k][h].0,
+                            by_hold[k][h].1
+                        )
+                    })
+                    .collect();
                 format!(
-                    "{{\"phase\": {}, \"attempts\": {}, \"successes\": {}, \"rate\": {}}}",
+                    "{{\"phase\": {}, \"attempts\": {}, \"successes\": {}, \"rate\": {}, \"by_hold\": {{{}}}}}",
                     k + 1,
                     attempts[k],
                     successes[k],
-                    rate(k).map_or("null".to_string(), |r| format!("{r:.4}"))
+                    rate(k).map_or("null".to_string(), |r| format!("{r:.4}")),
+                    holds.join(", ")
                 )
             })
             .collect();
@@ -319,6 +352,13 @@ fn main() {
                 100.0 * r
             ),
             None => println!("  PC {}: not reached", k + 1),
+        }
+        if by_hold_flag && attempts[k] > 0 {
+            let holds: Vec<String> = (0..8)
+                .filter(|&h| by_hold[k][h].0 > 0)
+                .map(|h| format!("{} {}/{}", hold_name(h), by_hold[k][h].1, by_hold[k][h].0))
+                .collect();
+            println!("    by piece in hold at the start: {}", holds.join(", "));
         }
     }
     if endless {

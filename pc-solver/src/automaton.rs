@@ -7,6 +7,7 @@
 //! checked by walking its hold orders through the graph ([`Automaton::accepts_with_hold`]).
 
 use crate::field::PcField;
+use crate::known::placements_toward_pc;
 use ahash::AHashMap;
 use pc_srs::{MoveGenerator, Piece};
 
@@ -147,10 +148,7 @@ impl Automaton {
             return node;
         }
         for piece in Piece::ALL {
-            let moves = generator
-                .placements(field.board(), piece, field.height())
-                .expect("fields below the clear line are valid");
-            for placement in moves.iter() {
+            for placement in placements_toward_pc(generator, field, piece) {
                 let next = field.place(&placement);
                 if !next.can_be_filled() {
                     continue;

@@ -1,7 +1,9 @@
 //! [`PcField`]: the field below the clear line, as it is while a perfect clear is built.
 
 use pc_bitboard::{Board32, WIDTH, Word};
-use pc_srs::{CentrePos, Piece, Placement, shape};
+use pc_srs::{CentrePos, Orientation, Piece, Placement, shape};
+use smallvec::SmallVec;
+use std::sync::OnceLock;
 
 /// The highest clear line the solver accepts.
 pub const MAX_CLEAR_LINE: u32 = 8;
@@ -102,23 +104,50 @@ impl PcField {
         for (slot, (x, y)) in cells.iter_mut().zip(empty.cells()) {
             *slot = (x as i32, y as i32);
         }
-        cells.sort_unstable();
-        for piece in Piece::ALL {
-            for &o in shape::canonical_orientations(piece) {
-                let mut shape_cells = shape::cells(piece, o).map(|(x, y)| (x as i32, y as i32));
-                shape_cells.sort_unstable();
-                // Translate the shape so its first cell lands on the first empty cell.
-                let (dx, dy) = (cells[0].0 - shape_cells[0].0, cells[0].1 - shape_cells[0].1);
-                if shape_cells
-                    .iter()
-                    .zip(&cells)
-                    .all(|(&(x, y), &c)| (x + dx, y + dy) == c)
-                {
-                    return Placement::new(piece, o, CentrePos { x: dx, y: dy }).ok();
+        placement_of(cells)
+    }
+
+    /// When exactly two pieces are missing: every placement of `piece` that covers four of the
+    /// eight empty cells and leaves the shape of a piece for the last one (after the
+    /// rows it completes clear), whether or not it can be reached. Placing the first
+    /// piece anywhere else cannot finish the field, so a search needs no move
+    /// generation here, only a reachability test of these few. Empty unless two pieces
+    /// are missing.
+    pub(crate) fn first_of_two(&self, piece: Piece) -> SmallVec<[Placement; 8]> {
+        let mut out = SmallVec::new();
+        if self.pieces_needed() != 2 {
+            return out;
+        }
+        let empty = self.board.empty_cells_below(self.height);
+        let columns: [u32; WIDTH] = core::array::from_fn(|x| empty.column(x));
+        for &orientation in shape::canonical_orientations(piece) {
+            let cells = shape::cells(piece, orientation);
+            for x in 0..WIDTH as i32 {
+                // Bit y: the shape with its centre at (x, y) lies on empty cells.
+                let mut fits = u32::MAX;
+                for &(dx, dy) in &cells {
+                    let cx = x + i32::from(dx);
+                    if !(0..WIDTH as i32).contains(&cx) {
+                        fits = 0;
+                        break;
+                    }
+                    let column = columns[cx as usize];
+                    fits &= if dy >= 0 { column >> dy } else { column << -dy };
+                }
+                while fits != 0 {
+                    let y = fits.trailing_zeros() as i32;
+                    fits &= fits - 1;
+                    let Ok(candidate) = Placement::new(piece, orientation, CentrePos { x, y })
+                    else {
+                        continue;
+                    };
+                    if self.place(&candidate).last_placement().is_some() {
+                        out.push(candidate);
+                    }
                 }
             }
         }
-        None
+        out
     }
 
     /// A compact key: 8 bits per column and the height (fields of at most 8 rows).
@@ -143,6 +172,61 @@ impl PcField {
             height: (key >> (8 * WIDTH)) as u32,
         }
     }
+}
+
+/// A piece shape as a pattern of bits in a 4×4 box from the lower left corner of its
+/// cells (bit 4·row + column), with the rotation centre relative to that corner.
+struct Shape {
+    pattern: u16,
+    piece: Piece,
+    orientation: Orientation,
+    centre: (i32, i32),
+}
+
+/// The shapes of every piece in its canonical orientations.
+fn shapes() -> &'static [Shape] {
+    static SHAPES: OnceLock<Vec<Shape>> = OnceLock::new();
+    SHAPES.get_or_init(|| {
+        let mut out = Vec::new();
+        for piece in Piece::ALL {
+            for &orientation in shape::canonical_orientations(piece) {
+                let cells = shape::cells(piece, orientation);
+                let min_x = cells.iter().map(|c| i32::from(c.0)).min().unwrap_or(0);
+                let min_y = cells.iter().map(|c| i32::from(c.1)).min().unwrap_or(0);
+                let pattern = cells.iter().fold(0u16, |p, &(x, y)| {
+                    p | 1 << ((i32::from(y) - min_y) * 4 + i32::from(x) - min_x)
+                });
+                out.push(Shape {
+                    pattern,
+                    piece,
+                    orientation,
+                    centre: (-min_x, -min_y),
+                });
+            }
+        }
+        out
+    })
+}
+
+/// The placement covering exactly these four cells, in the canonical orientation of its
+/// piece; `None` when they are no piece's shape.
+fn placement_of(cells: [(i32, i32); 4]) -> Option<Placement> {
+    let min_x = cells.iter().map(|c| c.0).min()?;
+    let min_y = cells.iter().map(|c| c.1).min()?;
+    let mut pattern = 0u16;
+    for (x, y) in cells {
+        let (dx, dy) = (x - min_x, y - min_y);
+        if dx > 3 || dy > 3 {
+            return None;
+        }
+        pattern |= 1 << (dy * 4 + dx);
+    }
+    let shape = shapes().iter().find(|s| s.pattern == pattern)?;
+    let centre = CentrePos {
+        x: min_x + shape.centre.0,
+        y: min_y + shape.centre.1,
+    };
+    Placement::new(shape.piece, shape.orientation, centre).ok()
 }
 
 #[cfg(test)]
@@ -181,5 +265,67 @@ mod tests {
         assert!(!field("#...######/#...######", 2).can_be_filled());
         assert!(field("....######/....######", 2).can_be_filled());
         assert!(!field("..#.######/..#.######", 2).can_be_filled());
+    }
+
+    #[test]
+    fn the_first_of_two_pieces_are_the_generated_moves_that_leave_a_piece() {
+        let rules = crate::Rules::default();
+        let generator = rules.generator();
+        let moves = |f: &PcField, piece: Piece| -> Vec<Placement> {
+            generator
+                .placements(f.board(), piece, f.height())
+                .unwrap()
+                .iter()
+                .collect()
+        };
+        // Every field two pieces short of a PC that two placements make from these.
+        let mut fields = std::collections::BTreeSet::new();
+        for (text, height) in [
+            ("##.....###/###....###/####...###/###....###", 4),
+            ("######..../######..../######..../######....", 4),
+            ("#.......##/#.......##/##......##/###....###", 4),
+        ] {
+            let start = field(text, height);
+            for a in Piece::ALL {
+                for pa in moves(&start, a) {
+                    let mid = start.place(&pa);
+                    for b in Piece::ALL {
+                        for pb in moves(&mid, b) {
+                            let f = mid.place(&pb);
+                            if f.pieces_needed() == 2 {
+                                fields.insert(f.key());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut cut_by_a_clear = 0;
+        for key in &fields {
+            let f = PcField::from_key(*key);
+            let mut expected: Vec<Placement> = Piece::ALL
+                .into_iter()
+                .flat_map(|p| moves(&f, p))
+                .filter(|p| f.place(p).last_placement().is_some())
+                .collect();
+            let mut found: Vec<Placement> = Piece::ALL
+                .into_iter()
+                .flat_map(|p| f.first_of_two(p))
+                .filter(|p| generator.is_reachable(f.board(), p, f.height()).unwrap())
+                .collect();
+            expected.sort_by_key(|p| format!("{p:?}"));
+            found.sort_by_key(|p| format!("{p:?}"));
+            assert_eq!(found, expected, "\n{}", f.board());
+            // Some last pieces lie across a row the first one clears.
+            cut_by_a_clear += expected
+                .iter()
+                .filter(|p| f.place_and_clear(p).1 != 0)
+                .count();
+        }
+        assert!(
+            fields.len() > 500 && cut_by_a_clear > 0,
+            "{} {cut_by_a_clear}",
+            fields.len()
+        );
     }
 }

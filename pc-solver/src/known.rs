@@ -4,12 +4,15 @@
 
 use crate::field::PcField;
 use ahash::AHashMap;
-use pc_srs::{MoveGenerator, Piece};
+use pc_srs::{MoveGenerator, Piece, Placement, drops_straight};
 use pc_zdd_graph::{BuildOptions, FillGraph, PieceCounts, StateId};
 use std::sync::Arc;
 
 /// Every piece, as a bit set over [`Piece::index`].
 pub(crate) const ALL_PIECES: u8 = 0x7f;
+
+/// In a set of pieces left in hold, the bit for an empty slot.
+pub(crate) const NO_CARRY: u8 = 0x80;
 
 /// A memo key: field, hold slot, and the pieces still to come.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,6 +48,40 @@ pub(crate) fn pieces_in(set: u8) -> impl Iterator<Item = Piece> {
     Piece::ALL
         .into_iter()
         .filter(move |p| set >> p.index() & 1 == 1)
+}
+
+/// The placements of `piece` on `field` that a perfect clear can go on from: all the
+/// generator finds, except with two pieces left, where only those that leave the last
+/// piece's shape ([`PcField::first_of_two`]) are tested for reachability.
+pub(crate) fn placements_toward_pc(
+    generator: &MoveGenerator<'_>,
+    field: &PcField,
+    piece: Piece,
+) -> Vec<Placement> {
+    if field.pieces_needed() == 2 {
+        // Most are reached by a straight drop; the others are looked up in one move
+        // generation, made only if needed.
+        let mut generated = None;
+        return field
+            .first_of_two(piece)
+            .into_iter()
+            .filter(|p| {
+                drops_straight(field.board(), p, field.height())
+                    || generated
+                        .get_or_insert_with(|| {
+                            generator
+                                .placements(field.board(), piece, field.height())
+                                .expect("a valid field stays valid")
+                        })
+                        .contains(p)
+            })
+            .collect();
+    }
+    generator
+        .placements(field.board(), piece, field.height())
+        .expect("a valid field stays valid")
+        .iter()
+        .collect()
 }
 
 /// The choices of one turn: (piece played, hold afterwards, queue afterwards, from hold).
@@ -107,6 +144,9 @@ pub(crate) struct KnownMemo {
     /// For a state whose queue ends before two unknown pieces x and y: for each x, the
     /// y that finish the PC.
     pairs: AHashMap<Key, ([u8; 7], bool)>,
+    /// For a state that can make a PC, the pieces that can be left in hold at it
+    /// (see [`KnownSolver::carries`]).
+    carries: AHashMap<Key, u8>,
 }
 
 impl KnownMemo {
@@ -117,6 +157,7 @@ impl KnownMemo {
             + self.children.len() * 4
             + self.tileable.len()
             + self.pairs.len()
+            + self.carries.len()
     }
 
     pub(crate) fn clear(&mut self) {
@@ -125,6 +166,7 @@ impl KnownMemo {
         self.children.clear();
         self.tileable.clear();
         self.pairs.clear();
+        self.carries.clear();
     }
 }
 
@@ -185,11 +227,8 @@ impl<'a> KnownSolver<'a> {
         if let Some(children) = self.memo.children.get(&key) {
             return children.clone();
         }
-        let children: Arc<[u128]> = self
-            .generator
-            .placements(field.board(), piece, field.height())
-            .expect("a valid field stays valid")
-            .iter()
+        let children: Arc<[u128]> = placements_toward_pc(&self.generator, field, piece)
+            .into_iter()
             .map(|p| field.place(&p))
             .filter(|f| f.can_be_filled())
             .map(|f| f.key())
@@ -321,6 +360,38 @@ impl<'a> KnownSolver<'a> {
             self.memo.memo.insert(key, ok);
         }
         ok
+    }
+
+    /// The pieces that can be in the hold slot when the PC is made with hold, then the
+    /// queue (bits over [`Piece::index`]; [`NO_CARRY`] when the slot can be empty): what
+    /// the next PC starts with besides the rest of the queue. 0 when there is no PC. An
+    /// empty slot with pieces left in the queue counts as holding the first of them, as
+    /// in [`KnownSolver::normalise`]: the player can hold it for free.
+    pub(crate) fn carries(&mut self, field: PcField, held: Option<Piece>, queue: &[Piece]) -> u8 {
+        let (held, queue) = self.normalise(held, queue);
+        self.carries_normalised(field, held, queue)
+    }
+
+    fn carries_normalised(&mut self, field: PcField, held: Option<Piece>, queue: &[Piece]) -> u8 {
+        if self.goal.reached(&field) {
+            return held.map_or(NO_CARRY, |p| 1 << p.index());
+        }
+        // Only states with a PC are explored (their answer is remembered).
+        if !self.solve_normalised(field, held, queue) {
+            return 0;
+        }
+        let key = Key::new(&field, held, queue);
+        if let Some(&carries) = self.memo.carries.get(&key) {
+            return carries;
+        }
+        let mut carries = 0;
+        for (piece, held_after, rest, _) in turns(held, queue) {
+            for &next in self.children(&field, piece).iter() {
+                carries |= self.carries_normalised(PcField::from_key(next), held_after, rest);
+            }
+        }
+        self.memo.carries.insert(key, carries);
+        carries
     }
 
     /// Of the pieces `x` in `wanted` (bits over [`Piece::index`]), those for which hold,
@@ -534,5 +605,58 @@ mod tests {
         assert_eq!(solver.solve_within(field, None, &pc, 0), Some(true));
         assert!(solver.solve(field, None, &pc));
         assert!(!solver.solve(field, None, &no_pc));
+    }
+
+    #[test]
+    fn the_pieces_left_in_hold_are_those_of_the_solutions() {
+        let rules = Rules::default();
+        let goal = Goal {
+            lower_clears: false,
+        };
+        let fields = [
+            ("##.....###/###....###/####...###/###....###", 4),
+            ("######..../######..../######..../######....", 4),
+            ("##......../##......../##......../##........", 4),
+        ];
+        let queues = [
+            "ILOSJZT",
+            "TIOSZLJ",
+            "TLJSZIO",
+            "IJLTOSZ",
+            "TSZILJOTI",
+            "OTISZLJ",
+        ];
+        let (mut with_pc, mut several) = (0, 0);
+        for (text, line) in fields {
+            let board: Board32 = text.parse().unwrap();
+            let field = PcField::new_unchecked(board, line);
+            let problem = crate::PcProblem::new(board, line, rules.clone()).unwrap();
+            for q in queues {
+                let pieces = queue(q);
+                let (held, rest) = (Some(pieces[0]), &pieces[1..]);
+                // From the solutions: what is left of hold, then the queue, after the
+                // pieces played (one piece when the queue is longer than needed).
+                let mut expected = 0u8;
+                crate::Searcher::new(&problem).solutions(held, rest, |solution| {
+                    let mut left = [0u8; 7];
+                    for p in &pieces[..(solution.steps.len() + 1).min(pieces.len())] {
+                        left[p.index()] += 1;
+                    }
+                    for p in solution.pieces() {
+                        left[p.index()] -= 1;
+                    }
+                    let bits = (0..7).filter(|&i| left[i] > 0).fold(0u8, |b, i| b | 1 << i);
+                    expected |= if bits == 0 { NO_CARRY } else { bits };
+                    true
+                });
+                let mut memo = KnownMemo::default();
+                let mut solver = KnownSolver::new(rules.generator(), true, goal, &mut memo);
+                assert_eq!(solver.carries(field, held, rest), expected, "{text} {q}");
+                with_pc += usize::from(expected != 0);
+                several += usize::from(expected.count_ones() > 1);
+            }
+        }
+        // Queues with a PC are met, some with a choice of what to carry.
+        assert!(with_pc > several && several > 0, "{with_pc} {several}");
     }
 }

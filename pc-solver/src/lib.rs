@@ -4,6 +4,7 @@
 
 mod adaptive;
 pub mod automaton;
+pub mod carry;
 mod clairvoyant;
 mod error;
 pub mod field;

@@ -25,6 +25,7 @@
 //!   ([`handoff_clear_line`]), and the next PC starts there.
 
 use crate::adaptive::Solver;
+use crate::carry::{best_carry, cycle_phase, placed_mod_7};
 use crate::clairvoyant::MAX_UNKNOWN;
 use crate::error::SolverError;
 use crate::field::PcField;
@@ -102,6 +103,9 @@ pub struct PcPlayer {
     attempt_decisions: u64,
     clairvoyant_from: u32,
     clairvoyant_states: u64,
+    /// Whether ties on a PC whose pieces are all in view go to the move that leaves the
+    /// best piece in hold for the next PC.
+    carry: bool,
     rng: Rng,
     /// The field expected after the last move and its clear line, while a PC is built.
     building: Option<(Board32, u32)>,
@@ -166,6 +170,7 @@ impl PcPlayer {
             attempt_decisions: DEFAULT_ATTEMPT.1,
             clairvoyant_from: DEFAULT_CLAIRVOYANT.0,
             clairvoyant_states: DEFAULT_CLAIRVOYANT.1,
+            carry: false,
             rng: Rng::new(0),
             building: None,
             last: None,
@@ -206,6 +211,17 @@ impl PcPlayer {
     pub fn with_clairvoyant(mut self, pieces: u32, states: u64) -> PcPlayer {
         self.clairvoyant_from = pieces.min(10);
         self.clairvoyant_states = states;
+        self
+    }
+
+    /// Whether, once every piece the PC needs is in view, the moves that keep the PC
+    /// certain are told apart by the piece they can leave in hold for the next PC
+    /// ([`crate::carry::carry_rank`]); off, the exact solver's first best move is played.
+    /// Off by default: over seeds 1 to 100 (`ten_pc`, five previews, SRS+) 53 games
+    /// reached 10 PCs with it and 58 without (93.9% and 94.7% of PCs), no gain within
+    /// the noise of 100 games.
+    pub fn with_carry(mut self, carry: bool) -> PcPlayer {
+        self.carry = carry;
         self
     }
 
@@ -288,6 +304,11 @@ impl PcPlayer {
             return None;
         }
         let needed = field.pieces_needed();
+        let in_view = 1 + view.preview.len() + view.hold.is_some() as usize;
+        if self.carry && self.rules.hold && in_view > needed as usize {
+            let found = self.carry_move(view, field);
+            return found.map(|m| (m, DecisionKind::Exact));
+        }
         if needed <= self.exact_from {
             let found = self.exact_move(view, line).ok().flatten();
             return found.map(|m| (m, DecisionKind::Exact));
@@ -380,6 +401,51 @@ impl PcPlayer {
             self.memo.clear();
         }
         Some(found)
+    }
+
+    /// With every piece of the PC in view, a move that keeps the PC certain and leaves
+    /// the best piece in hold for the next PC ([`crate::carry::carry_rank`]; the heuristic breaks
+    /// ties); `None` when no move keeps a PC possible.
+    fn carry_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Move> {
+        let goal = Goal {
+            lower_clears: false,
+        };
+        let candidates = match self.candidates(view, field, goal) {
+            Moves::Clear(hold, placement) => {
+                self.chance = Some(Ratio::ONE);
+                return self.legal(view, hold, placement);
+            }
+            Moves::Keep(candidates) => candidates,
+        };
+        let in_view = 1 + view.preview.len() + view.hold.is_some() as usize;
+        let placed = placed_mod_7(view.bag.remaining().len(), in_view);
+        let phase = cycle_phase(placed + u64::from(field.pieces_needed()));
+        let mut solver = KnownSolver::new(
+            self.rules.generator(),
+            self.rules.hold,
+            goal,
+            &mut self.memo,
+        );
+        let mut ranked: Vec<(u16, f64, bool, Placement)> = Vec::new();
+        for c in &candidates {
+            let carries = solver.carries(c.child, c.hold_after, c.rest);
+            if let Some((_, rank)) = best_carry(phase, carries) {
+                ranked.push((rank, c.score, c.hold, c.placement));
+            }
+        }
+        if self.memo.len() > 4_000_000 {
+            self.memo.clear();
+        }
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
+        let found = ranked
+            .iter()
+            .find_map(|&(_, _, hold, placement)| self.legal(view, hold, placement));
+        self.chance = Some(if found.is_some() {
+            Ratio::ONE
+        } else {
+            Ratio::ZERO
+        });
+        found
     }
 
     /// The move with the best exact chance; `None` when it is 0 (or no move with a chance
@@ -580,6 +646,10 @@ impl Player for PcPlayer {
         self.building = None;
         self.stats.fallback += 1;
         self.last = Some(DecisionKind::Fallback);
-        self.fallback.decide(view).map(|d| d.to_move())
+        let decision = self.fallback.decide(view)?;
+        // With its keys when a path from the spawn is found (always, for placements the
+        // evaluator generates from the spawn).
+        self.legal(view, decision.hold, decision.placement)
+            .or_else(|| Some(decision.to_move()))
     }
 }

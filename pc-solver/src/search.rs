@@ -3,7 +3,7 @@
 //! that many queues searched from one field share the work.
 
 use crate::field::PcField;
-use crate::known::{Goal, KnownMemo, KnownSolver, turns};
+use crate::known::{Goal, KnownMemo, KnownSolver, placements_toward_pc, turns};
 use crate::problem::PcProblem;
 use pc_bitboard::Board32;
 use pc_srs::{Piece, Placement};
@@ -174,13 +174,8 @@ impl<'p> Searcher<'p> {
         }
         let turns: Vec<_> = turns(held, queue).collect();
         for (piece, held_after, rest, from_hold) in turns {
-            let moves = self
-                .problem
-                .rules()
-                .generator()
-                .placements(field.board(), piece, field.height())
-                .expect("a valid field stays valid");
-            for placement in moves.iter() {
+            let generator = self.problem.rules().generator();
+            for placement in placements_toward_pc(&generator, &field, piece) {
                 let (next, cleared) = field.place_and_clear(&placement);
                 if !next.can_be_filled() {
                     continue;

@@ -732,3 +732,37 @@ fn a_search_stopped_by_the_work_limit_leaves_exact_tables() {
     };
     assert_eq!(values(&ranked), values(&whole));
 }
+
+#[test]
+fn ties_go_to_the_move_that_leaves_the_next_pc_the_better_piece() {
+    // PCO with I held, T L O S J in view, Z to come: three moves make the PC for sure.
+    // One (I flat on top, one key) can only leave S in hold; the others can leave O,
+    // which the next PC (phase 7 of the cycle: 4 more pieces make 7·k) rates higher.
+    let position = position(
+        "##.....###/###....###/####...###/###....###",
+        4,
+        "I",
+        "TLOSJ",
+        "Z",
+    );
+    let ranked = Solver::new(Rules::default())
+        .with_preview(4)
+        .unwrap()
+        .recommend(&position)
+        .unwrap();
+    let sure: Vec<_> = ranked
+        .moves
+        .iter()
+        .take_while(|m| m.chance.is_one())
+        .collect();
+    assert_eq!(sure.len(), 3);
+    let carries: Vec<Option<Piece>> = sure.iter().map(|m| m.carry).collect();
+    assert_eq!(carries, [Some(Piece::O), Some(Piece::O), Some(Piece::S)]);
+    use pc_solver::carry::carry_rank;
+    assert!(carry_rank(6, Some(Piece::O)) > carry_rank(6, Some(Piece::S)));
+    // The one-key move would come first on input length alone.
+    let keys = |m: &pc_solver::RankedMove| m.path.as_ref().map_or(99, |p| p.inputs().len());
+    assert!(keys(sure[2]) < keys(sure[0]));
+    // Moves that cannot make the PC have no carry.
+    assert!(ranked.moves[3..].iter().all(|m| m.carry.is_none()));
+}

@@ -109,6 +109,10 @@ fn a_field_with_a_hole_goes_to_the_fallback() {
             .contains(&mv.placement)
     );
     assert_eq!(p.stats().fallback, 1);
+    // The fallback's move comes with its keys, and they lead to the placement.
+    let path = mv.path.as_ref().expect("keys for the fallback's move");
+    let end = path.replay(&view.board, mv.placement.piece(), &rules.kicks, view.spawn);
+    assert_eq!(end.map(|p| p.canonical()), Some(mv.placement.canonical()));
 }
 
 #[test]
@@ -138,8 +142,13 @@ fn a_clairvoyant_search_out_of_states_leaves_the_decision_to_samples() {
         preview: &PREVIEW,
         ..t_first(&rules, field)
     };
+    // Every piece of the PC is in view: without the carry decision (off by default),
+    // which would take it, the clairvoyant count (with nothing unknown) decides.
     let ranked = |states| {
-        let mut p = player(0).with_exact_from(2).with_clairvoyant(4, states);
+        let mut p = player(0)
+            .with_exact_from(2)
+            .with_clairvoyant(4, states)
+            .with_carry(false);
         let mv = p.choose(&view).expect("a move");
         (p.last_decision(), mv.placement)
     };
@@ -147,9 +156,20 @@ fn a_clairvoyant_search_out_of_states_leaves_the_decision_to_samples() {
     assert_eq!(kind, Some(DecisionKind::Clairvoyant));
     assert_eq!(ranked(1).0, Some(DecisionKind::Sampled));
     // Turned off: sampled.
-    let mut off = player(0).with_exact_from(2).with_clairvoyant(0, u64::MAX);
+    let mut off = player(0)
+        .with_exact_from(2)
+        .with_clairvoyant(0, u64::MAX)
+        .with_carry(false);
     off.choose(&view).expect("a move");
     assert_eq!(off.last_decision(), Some(DecisionKind::Sampled));
+    // With the carry decision on, it is exact: every piece is in view.
+    let mut carry = player(0)
+        .with_exact_from(2)
+        .with_clairvoyant(4, u64::MAX)
+        .with_carry(true);
+    carry.choose(&view).expect("a move");
+    assert_eq!(carry.last_decision(), Some(DecisionKind::Exact));
+    assert_eq!(carry.last_chance(), Some(pc_bag::Ratio::ONE));
     // Every move the game allows is below the clear line.
     assert!(chosen.rows().1 < 4);
 }

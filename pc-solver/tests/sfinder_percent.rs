@@ -70,14 +70,20 @@ fn run(filter: impl Fn(&Case) -> bool) {
         let problem = PcProblem::new(field, case.clear_line, rules).unwrap();
         let result = percent(&problem, &case.pattern.parse().unwrap()).unwrap();
         if std::env::var_os("PC_TIMING").is_some() {
+            let verdict = if (result.success, result.total) == (case.success, case.total) {
+                "ok"
+            } else {
+                "DIFFERS"
+            };
             eprintln!(
-                "{:?} {}:{} -c {} -p {} {}",
+                "{:?} {}:{} -c {} -p {} {}/{} {verdict}",
                 started.elapsed(),
                 case.file,
                 case.line,
                 case.clear_line,
                 case.pattern,
-                result.success
+                result.success,
+                result.total
             );
         }
         if (result.success, result.total) != (case.success, case.total) {
@@ -116,6 +122,12 @@ fn clear_line_up_to_4_without_hold() {
 
 #[test]
 #[ignore]
-fn clear_line_5_to_8() {
-    run(|c| c.clear_line > 4);
+fn clear_line_5_to_8_with_hold() {
+    run(|c| c.clear_line > 4 && c.hold);
+}
+
+#[test]
+#[ignore]
+fn clear_line_5_to_8_without_hold() {
+    run(|c| c.clear_line > 4 && !c.hold);
 }

@@ -14,7 +14,7 @@ pub mod shape;
 
 pub use error::SrsError;
 pub use kicks::{Kick, KickFileError, KickList, KickTable, MAX_KICKS};
-pub use movegen::{DropMode, Entry, MoveGenerator, MoveSet};
+pub use movegen::{DropMode, Entry, MoveGenerator, MoveSet, drops_straight};
 pub use path::{Input, Path, Turn, guideline_spawn, pc_spawn};
 pub use piece::{Orientation, OrientedPiece, Piece, Rotation};
 pub use placement::{CentrePos, CornerPos, Placement, PlacementError};

@@ -186,6 +186,10 @@ impl<'k> MoveGenerator<'k> {
         placement: &Placement,
         clear_line: u32,
     ) -> Result<bool, SrsError> {
+        check_field(field, clear_line)?;
+        if drops_straight(field, placement, clear_line) {
+            return Ok(true);
+        }
         Ok(self
             .placements(field, placement.piece(), clear_line)?
             .contains(placement))
@@ -361,6 +365,33 @@ pub(crate) fn check_spawn<W: Word>(piece: Piece, spawn: CentrePos) -> Result<(),
             y: spawn.y,
         })
     }
+}
+
+/// Whether a placement below the clear line rests and every column above its cells is
+/// open up to the line: then the piece, turned above the line, falls straight into it,
+/// whatever the kick table or drop mode (perfect-clear model), so it is reachable. Most
+/// placements of a perfect clear are like this, and the test is a few bit operations
+/// instead of a move generation; `false` says nothing about other ways in.
+///
+/// ```
+/// use pc_bitboard::Board32;
+/// use pc_srs::{Orientation, Piece, drops_straight};
+///
+/// let field: Board32 = "#........./#.#.######".parse()?;
+/// let flat = Piece::T.with(Orientation::Reverse).at(3, 1)?;
+/// assert!(drops_straight(&field, &flat, 4));
+/// // Under the overhang at the top left: only a slide gets there.
+/// let tucked = Piece::T.with(Orientation::Spawn).at(1, 1)?;
+/// assert!(!drops_straight(&field, &tucked, 4));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn drops_straight<W: Word>(field: &Board<W>, placement: &Placement, clear_line: u32) -> bool {
+    let below_line = W::low_mask(clear_line);
+    placement.rests_on(field)
+        && placement.cells().iter().all(|&(x, y)| {
+            let above = below_line & !W::low_mask(u32::from(y) + 1);
+            u32::from(y) < clear_line && field.column(usize::from(x)) & above == W::ZERO
+        })
 }
 
 /// The centres where the piece fits in one orientation, with every cell inside the

@@ -87,6 +87,26 @@ proptest! {
     }
 
     #[test]
+    fn one_placement_is_reachable_exactly_when_the_generator_finds_it((board, line) in field(6), p in piece(), k in 0usize..4, hard in any::<bool>()) {
+        let kicks = table(k);
+        let generator = MoveGenerator::new(&kicks, drop(hard));
+        let all = generator.placements(&board, p, line).unwrap();
+        let mut reachable = 0;
+        for o in pc_srs::Orientation::ALL {
+            for x in 0..10 {
+                for y in 0..line as i32 + 2 {
+                    let Ok(placement) = p.with(o).at(x, y) else { continue };
+                    let is = generator.is_reachable(&board, &placement, line).unwrap();
+                    prop_assert_eq!(is, all.contains(&placement), "{:?} on\n{}", placement, board);
+                    reachable += usize::from(is);
+                }
+            }
+        }
+        // Every placement found is met (as often as its orientations share its cells).
+        prop_assert!(reachable >= all.len());
+    }
+
+    #[test]
     fn hard_drop_placements_mirror((board, line) in field(7), p in piece()) {
         let kicks = KickTable::srs();
         let generator = MoveGenerator::new(&kicks, DropMode::Hard);

@@ -13,6 +13,7 @@
 
 mod engine;
 
+use crate::carry::{best_carry, cycle_phase, placed_mod_7};
 use crate::error::SolverError;
 use crate::fumen::Fumen;
 use crate::known::{Goal, KnownMemo, KnownSolver};
@@ -48,6 +49,11 @@ pub struct RankedMove {
     /// The keys to press (in the perfect-clear model: the piece enters above the clear
     /// line).
     pub path: Option<Path>,
+    /// When every piece this PC needs is in view after the move and the move keeps the
+    /// PC possible: the piece it can leave in hold for the next PC, the one the next PC
+    /// prefers ([`crate::carry::carry_rank`], at the bag phase the PC ends in). `None`
+    /// otherwise, or when the hold slot ends empty.
+    pub carry: Option<Piece>,
 }
 
 /// Every legal move of a position, best first, with the chance of the position.
@@ -281,6 +287,7 @@ impl Solver {
                 .path(&board, &placement, clear_line)
                 .ok()
                 .flatten(),
+            carry: None,
         });
         Ok(BestMove {
             chance: found.hold_first.unwrap_or(found.value),
@@ -295,6 +302,7 @@ impl Solver {
         let node = self.root(position)?;
         let board = *node.field.board();
         let clear_line = node.field.height();
+        let carries = Carries::new(&node, position, self.rules.hold);
         let mut engine = self.engine();
         let mut ranked = engine.rank(&node)?;
         let chance = engine.value(&node)?;
@@ -303,25 +311,41 @@ impl Solver {
         } else {
             None
         };
-        let generator = self.rules.generator();
-        let mut moves: Vec<RankedMove> = ranked
-            .drain(..)
-            .map(|(hold, placement, chance)| RankedMove {
-                hold,
-                placement,
-                chance,
-                path: generator
-                    .path(&board, &placement, clear_line)
-                    .ok()
-                    .flatten(),
+        // What each move can leave for the next PC (moves with a chance only).
+        let carried: Vec<Option<(Option<Piece>, u16)>> = ranked
+            .iter()
+            .map(|(hold, placement, chance)| {
+                (!chance.is_zero())
+                    .then(|| carries.best(&mut engine.known, &node, *hold, placement))
+                    .flatten()
             })
             .collect();
-        moves.sort_by(|a, b| {
+        let generator = self.rules.generator();
+        let mut moves: Vec<(Option<u16>, RankedMove)> = ranked
+            .drain(..)
+            .zip(carried)
+            .map(|((hold, placement, chance), carried)| {
+                let ranked = RankedMove {
+                    hold,
+                    placement,
+                    chance,
+                    path: generator
+                        .path(&board, &placement, clear_line)
+                        .ok()
+                        .flatten(),
+                    carry: carried.and_then(|(piece, _)| piece),
+                };
+                (carried.map(|(_, rank)| rank), ranked)
+            })
+            .collect();
+        moves.sort_by(|(rank_a, a), (rank_b, b)| {
             b.chance
                 .cmp(&a.chance)
+                .then_with(|| rank_b.cmp(rank_a))
                 .then_with(|| path_len(a).cmp(&path_len(b)))
                 .then_with(|| a.hold.cmp(&b.hold))
         });
+        let moves: Vec<RankedMove> = moves.into_iter().map(|(_, m)| m).collect();
         let line = match moves.first() {
             Some(best) if !best.chance.is_zero() => self.sample_line(&node, best),
             _ => Vec::new(),
@@ -415,6 +439,44 @@ impl Solver {
             }
         }
         Vec::new()
+    }
+}
+
+/// What a move can leave in hold for the next PC, when the pieces in view decide it.
+struct Carries {
+    /// The phase of the 7-bag cycle the next PC starts at, when every piece of this PC
+    /// is in view.
+    phase: Option<usize>,
+}
+
+impl Carries {
+    fn new(node: &Node, position: &Position, hold: bool) -> Carries {
+        let in_view = node.queue.as_slice().len() + node.hold.is_some() as usize;
+        let needed = node.field.pieces_needed();
+        let known = hold && in_view > needed as usize;
+        let placed = placed_mod_7(position.bag.len(), in_view);
+        Carries {
+            phase: known.then(|| cycle_phase(placed + u64::from(needed))),
+        }
+    }
+
+    /// The best piece (and its rank) that the move can leave in hold at the PC.
+    fn best(
+        &self,
+        known: &mut KnownSolver<'_>,
+        node: &Node,
+        hold: bool,
+        placement: &Placement,
+    ) -> Option<(Option<Piece>, u16)> {
+        let phase = self.phase?;
+        let queue = node.queue.as_slice();
+        let (held, rest): (Option<Piece>, &[Piece]) = match (hold, node.hold) {
+            (false, _) => (node.hold, &queue[1..]),
+            (true, Some(_)) => (Some(queue[0]), &queue[1..]),
+            (true, None) => (Some(queue[0]), &queue[2.min(queue.len())..]),
+        };
+        let child = node.field.place(placement);
+        best_carry(phase, known.carries(child, held, rest))
     }
 }
 

@@ -10,6 +10,7 @@ use pc_srs::{CentrePos, MoveSet, Orientation, Path, Piece, Placement, SrsError, 
 use super::error::{GameError, MoveError, ParseMoveError, PlayError};
 use super::random::SevenBag;
 use crate::Rules;
+use crate::heuristic::{TSpin, best_tspin, tspin};
 
 /// Rows of the visible field. The board holds 32 rows: pieces spawn in rows 20 and 21,
 /// and a stack may grow above row 20 as in guideline games.
@@ -342,6 +343,8 @@ pub struct MoveResult {
     pub lines: u32,
     /// Whether the field was empty after the clear (a perfect clear).
     pub perfect_clear: bool,
+    /// The T-spin the placement made (see [`Game::play`]).
+    pub tspin: TSpin,
     /// Whether the game ended with this move.
     pub game_over: Option<GameOver>,
 }
@@ -360,6 +363,10 @@ pub struct Stats {
     pub holds: u64,
     /// Placements by rows cleared: `clears[n]` placements cleared `n` rows.
     pub clears: [u64; 5],
+    /// T-spins by rows cleared: `tspins[n]` full T-spins cleared `n` rows.
+    pub tspins: [u64; 4],
+    /// T-spin minis by rows cleared (`tspin_minis[n]`).
+    pub tspin_minis: [u64; 4],
 }
 
 /// When [`Game::run`] stops a game that is not over.
@@ -554,6 +561,24 @@ impl Game {
     }
 
     /// Plays a move after checking it ([`Game::check`]); a refused move changes nothing.
+    ///
+    /// T-spins follow the guideline's three-corner rule with a rotation as the last move
+    /// ([`crate::heuristic::tspin`]), rows counted before they clear: a move with keys
+    /// counts the rotation its keys end with; a move without keys counts the best T-spin
+    /// some key sequence from the spawn makes ([`crate::heuristic::best_tspin`]).
+    ///
+    /// ```
+    /// use pc_solver::game::{Game, GameConfig, Move};
+    /// use pc_solver::heuristic::TSpin;
+    ///
+    /// let mut game = Game::new(GameConfig::new(1))?;
+    /// let piece = game.view().current;
+    /// let placement = piece.with(pc_srs::Orientation::Spawn).at(1, 0)?;
+    /// let result = game.play(&Move::place(placement))?;
+    /// assert_eq!((result.lines, result.tspin), (0, TSpin::None));
+    /// assert_eq!(game.stats().tspins, [0; 4]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play(&mut self, mv: &Move) -> Result<MoveResult, MoveError> {
         self.check(mv)?;
         if mv.hold {
@@ -565,6 +590,15 @@ impl Game {
             self.stats.holds += 1;
         }
         let placement = mv.placement;
+        let tspin = match &mv.path {
+            Some(path) => tspin(&self.board, &placement, path.last_turn()),
+            None => best_tspin(
+                &self.board,
+                &placement,
+                &self.config.rules.generator(),
+                self.spawn(),
+            ),
+        };
         for (x, y) in placement.cells() {
             self.board.fill(usize::from(x), u32::from(y));
         }
@@ -574,6 +608,11 @@ impl Game {
         let perfect_clear = lines > 0 && self.board.is_empty();
         self.stats.lines += u64::from(lines);
         self.stats.clears[lines as usize] += 1;
+        match tspin {
+            TSpin::Full => self.stats.tspins[lines.min(3) as usize] += 1,
+            TSpin::Mini => self.stats.tspin_minis[lines.min(3) as usize] += 1,
+            TSpin::None => {}
+        }
         self.stats.perfect_clears += u64::from(perfect_clear);
         self.current = self.take_next();
         if lines == 0 && placement.rows().0 >= VISIBLE_ROWS {
@@ -584,6 +623,7 @@ impl Game {
         Ok(MoveResult {
             lines,
             perfect_clear,
+            tspin,
             game_over: self.over,
         })
     }
@@ -637,5 +677,61 @@ impl Game {
             .with(Orientation::Spawn)
             .at(spawn.x, spawn.y)
             .is_ok_and(|p| p.fits(&self.board))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game on `field` whose current piece is a T.
+    fn t_to_play(field: &str) -> Game {
+        let mut game = Game::new(GameConfig::new(1)).unwrap();
+        game.board = field.parse().unwrap();
+        game.current = Piece::T;
+        game
+    }
+
+    /// A game whose field is a T-spin double slot and whose current piece is a T.
+    fn tsd_slot() -> (Game, Placement) {
+        let game = t_to_play("..#......./##...#####/###.######");
+        let t = Piece::T.with(Orientation::Reverse).at(3, 1).unwrap();
+        (game, t)
+    }
+
+    /// The shortest keys from the spawn to the placement.
+    fn keys(game: &Game, placement: &Placement) -> Path {
+        let generator = game.config.rules.generator();
+        let path = generator.path_from_spawn(&game.board, placement, game.spawn());
+        path.unwrap().expect("reachable")
+    }
+
+    #[test]
+    fn a_tspin_double_is_counted_from_its_keys_or_from_the_best_keys() {
+        let (mut game, t) = tsd_slot();
+        let path = keys(&game, &t);
+        assert!(path.last_turn().is_some(), "the slot is entered by a turn");
+        let result = game.play(&Move::place(t).with_path(path)).unwrap();
+        assert_eq!((result.lines, result.tspin), (2, TSpin::Full));
+        assert_eq!(game.stats().tspins, [0, 0, 1, 0]);
+        assert_eq!(game.stats().clears[2], 1);
+
+        let (mut game, t) = tsd_slot();
+        let result = game.play(&Move::place(t)).unwrap();
+        assert_eq!(result.tspin, TSpin::Full);
+        assert_eq!(game.stats().tspins[2], 1);
+    }
+
+    #[test]
+    fn three_corners_without_a_last_turn_are_no_tspin() {
+        // The T slides under the overhang: three corners filled, last move a shift.
+        let mut game = t_to_play("#........./........../#.#.######");
+        let t = Piece::T.with(Orientation::Spawn).at(1, 1).unwrap();
+        let path = keys(&game, &t);
+        assert_eq!(path.last_turn(), None);
+        let result = game.play(&Move::place(t).with_path(path)).unwrap();
+        assert_eq!(result.tspin, TSpin::None);
+        assert_eq!(game.stats().tspins, [0; 4]);
+        assert_eq!(game.stats().tspin_minis, [0; 4]);
     }
 }
