@@ -107,17 +107,40 @@ impl PcField {
         placement_of(cells)
     }
 
-    /// When exactly two pieces are missing: every placement of `piece` that covers four of the
-    /// eight empty cells and leaves the shape of a piece for the last one (after the
-    /// rows it completes clear), whether or not it can be reached. Placing the first
+    /// When exactly two pieces are missing: every placement of `piece` that covers four
+    /// of the eight empty cells and leaves the shape of a piece for the last one (after
+    /// the rows it completes clear), whether or not it can be reached. Placing the first
     /// piece anywhere else cannot finish the field, so a search needs no move
     /// generation here, only a reachability test of these few. Empty unless two pieces
     /// are missing.
     pub(crate) fn first_of_two(&self, piece: Piece) -> SmallVec<[Placement; 8]> {
         let mut out = SmallVec::new();
-        if self.pieces_needed() != 2 {
-            return out;
+        if self.pieces_needed() == 2 {
+            self.lying_on_empty(piece, |candidate| {
+                if self.place(&candidate).last_placement().is_some() {
+                    out.push(candidate);
+                }
+            });
         }
+        out
+    }
+
+    /// Every placement of `piece` that lies on empty cells and rests on a block or the
+    /// floor, whether or not it can be reached: a superset of the moves, found without a
+    /// move generation.
+    pub(crate) fn resting(&self, piece: Piece) -> SmallVec<[Placement; 32]> {
+        let mut out = SmallVec::new();
+        self.lying_on_empty(piece, |candidate| {
+            if candidate.rests_on(&self.board) {
+                out.push(candidate);
+            }
+        });
+        out
+    }
+
+    /// Calls `visit` with every placement of `piece` (canonical orientations) whose cells
+    /// are all empty and below the clear line.
+    fn lying_on_empty(&self, piece: Piece, mut visit: impl FnMut(Placement)) {
         let empty = self.board.empty_cells_below(self.height);
         let columns: [u32; WIDTH] = core::array::from_fn(|x| empty.column(x));
         for &orientation in shape::canonical_orientations(piece) {
@@ -137,17 +160,12 @@ impl PcField {
                 while fits != 0 {
                     let y = fits.trailing_zeros() as i32;
                     fits &= fits - 1;
-                    let Ok(candidate) = Placement::new(piece, orientation, CentrePos { x, y })
-                    else {
-                        continue;
-                    };
-                    if self.place(&candidate).last_placement().is_some() {
-                        out.push(candidate);
+                    if let Ok(candidate) = Placement::new(piece, orientation, CentrePos { x, y }) {
+                        visit(candidate);
                     }
                 }
             }
         }
-        out
     }
 
     /// A compact key: 8 bits per column and the height (fields of at most 8 rows).

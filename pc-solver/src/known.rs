@@ -50,37 +50,34 @@ pub(crate) fn pieces_in(set: u8) -> impl Iterator<Item = Piece> {
         .filter(move |p| set >> p.index() & 1 == 1)
 }
 
-/// The placements of `piece` on `field` that a perfect clear can go on from: all the
-/// generator finds, except with two pieces left, where only those that leave the last
-/// piece's shape ([`PcField::first_of_two`]) are tested for reachability.
+/// The placements of `piece` on `field` that a perfect clear can go on from: every move
+/// of the piece, except with two pieces left, where only those that leave the last
+/// piece's shape ([`PcField::first_of_two`]) can. The candidates (placements resting on
+/// empty cells) are found with bit operations; most are reached by a straight drop, and
+/// the others are looked up in one move generation, made only if one is needed.
 pub(crate) fn placements_toward_pc(
     generator: &MoveGenerator<'_>,
     field: &PcField,
     piece: Piece,
 ) -> Vec<Placement> {
-    if field.pieces_needed() == 2 {
-        // Most are reached by a straight drop; the others are looked up in one move
-        // generation, made only if needed.
-        let mut generated = None;
-        return field
-            .first_of_two(piece)
-            .into_iter()
-            .filter(|p| {
-                drops_straight(field.board(), p, field.height())
-                    || generated
-                        .get_or_insert_with(|| {
-                            generator
-                                .placements(field.board(), piece, field.height())
-                                .expect("a valid field stays valid")
-                        })
-                        .contains(p)
-            })
-            .collect();
-    }
-    generator
-        .placements(field.board(), piece, field.height())
-        .expect("a valid field stays valid")
-        .iter()
+    let candidates = if field.pieces_needed() == 2 {
+        field.first_of_two(piece).into_vec()
+    } else {
+        field.resting(piece).into_vec()
+    };
+    let mut generated = None;
+    candidates
+        .into_iter()
+        .filter(|p| {
+            drops_straight(field.board(), p, field.height())
+                || generated
+                    .get_or_insert_with(|| {
+                        generator
+                            .placements(field.board(), piece, field.height())
+                            .expect("a valid field stays valid")
+                    })
+                    .contains(p)
+        })
         .collect()
 }
 
@@ -570,6 +567,7 @@ mod tests {
     use super::*;
     use crate::Rules;
     use pc_bitboard::Board32;
+    use pc_srs::KickTable;
 
     fn queue(text: &str) -> Vec<Piece> {
         text.chars().map(|c| Piece::from_char(c).unwrap()).collect()
@@ -658,5 +656,66 @@ mod tests {
         }
         // Queues with a PC are met, some with a choice of what to carry.
         assert!(with_pc > several && several > 0, "{with_pc} {several}");
+    }
+
+    #[test]
+    fn the_moves_toward_a_pc_are_the_generated_moves() {
+        // Fields of 3 to 6 pieces left: every move; of 2 left: those that leave a piece.
+        let fields = [
+            ("##.....###/###....###/####...###/###....###", 4),
+            ("######..../######..../######..../######....", 4),
+            ("#.......##/#.......##/##......##/###....###", 4),
+            ("#...######/....######/#.#.######/#...######", 4),
+            ("##.#....../#....##.../##..#....#", 3),
+        ];
+        let tables = [
+            (KickTable::srs(), pc_srs::DropMode::Soft),
+            (KickTable::srs_plus(), pc_srs::DropMode::Soft),
+            (KickTable::srs(), pc_srs::DropMode::Hard),
+            (KickTable::none(), pc_srs::DropMode::Soft),
+        ];
+        let mut checked = [0usize; 2];
+        for (kicks, drop) in &tables {
+            let generator = MoveGenerator::new(kicks, *drop);
+            let mut seen = std::collections::BTreeSet::new();
+            let mut todo: Vec<PcField> = fields
+                .iter()
+                .map(|&(t, h)| PcField::new_unchecked(t.parse().unwrap(), h))
+                .collect();
+            // The fields themselves and every field one placement makes from them.
+            for f in todo.clone() {
+                for piece in Piece::ALL {
+                    for p in generator
+                        .placements(f.board(), piece, f.height())
+                        .unwrap()
+                        .iter()
+                    {
+                        let child = f.place(&p);
+                        if !child.is_clear() && child.can_be_filled() {
+                            todo.push(child);
+                        }
+                    }
+                }
+            }
+            for f in todo {
+                if !seen.insert(f.key()) || f.pieces_needed() < 2 {
+                    continue;
+                }
+                for piece in Piece::ALL {
+                    let mut expected: Vec<Placement> = generator
+                        .placements(f.board(), piece, f.height())
+                        .unwrap()
+                        .iter()
+                        .filter(|p| f.pieces_needed() > 2 || f.place(p).last_placement().is_some())
+                        .collect();
+                    let mut found = placements_toward_pc(&generator, &f, piece);
+                    expected.sort_by_key(|p| format!("{p:?}"));
+                    found.sort_by_key(|p| format!("{p:?}"));
+                    assert_eq!(found, expected, "{piece:?} on\n{}", f.board());
+                    checked[usize::from(f.pieces_needed() > 2)] += 1;
+                }
+            }
+        }
+        assert!(checked[0] > 500 && checked[1] > 5000, "{checked:?}");
     }
 }
