@@ -1,5 +1,6 @@
-//! pc-solver: sfinder's percent on the three public openers, and a known 11-piece queue
-//! from the empty field. Results are asserted before timing.
+//! pc-solver: sfinder's percent on the three public openers, a known 11-piece queue from
+//! the empty field, and 21 seeded 7-bag queues one by one (for the median over queues).
+//! Results are asserted before timing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pc_bitboard::Board32;
@@ -65,5 +66,49 @@ fn bench_known_queue(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_percent, bench_known_queue);
+/// Seeded 7-bag queues of 11 pieces (a whole bag and four of the next), as a player meets
+/// them at the start of a game: each one's cold search for one solution is timed on its
+/// own, so the median over queues can be read from the per-queue medians.
+fn bag_queues(count: usize) -> Vec<Vec<Piece>> {
+    let mut state: u64 = 12345;
+    let mut below = |m: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % m
+    };
+    (0..count)
+        .map(|_| {
+            let mut queue = vec![];
+            for _ in 0..2 {
+                let mut bag = Piece::ALL.to_vec();
+                for i in (1..7).rev() {
+                    bag.swap(i, below(i + 1));
+                }
+                queue.extend(bag);
+            }
+            queue.truncate(11);
+            queue
+        })
+        .collect()
+}
+
+fn bench_bag_queues(c: &mut Criterion) {
+    let empty = PcProblem::new(Board32::new(), 4, Rules::default()).unwrap();
+    let mut group = c.benchmark_group("one solution per bag queue");
+    group
+        .sample_size(10)
+        .warm_up_time(std::time::Duration::from_millis(300))
+        .measurement_time(std::time::Duration::from_secs(1));
+    for (i, queue) in bag_queues(21).into_iter().enumerate() {
+        let name: String = queue.iter().map(|p| p.to_string()).collect();
+        assert!(Searcher::new(&empty).has_solution(None, &queue), "{name}");
+        group.bench_function(format!("{i:02} {name}"), |b| {
+            b.iter(|| black_box(Searcher::new(&empty).has_solution(None, black_box(&queue))))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_percent, bench_known_queue, bench_bag_queues);
 criterion_main!(benches);

@@ -1,10 +1,11 @@
 //! The fill graph: build + count of the empty 4×10 field (split pieces and contiguous
-//! pieces only), the split 4×10 graph with cycle removal, and the empty 6×10 graph. The
-//! counts are asserted first, so a fast path that breaks correctness fails here too.
+//! pieces only), the split 4×10 graph with cycle removal, the empty 6×10 graph, and the
+//! quick cover check. The answers are asserted first, so a fast path that breaks
+//! correctness fails here too.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pc_bitboard::Board32;
-use pc_zdd_graph::{BuildOptions, FillGraph};
+use pc_zdd_graph::{BuildOptions, CoverCheck, FillGraph};
 use std::hint::black_box;
 
 fn build_and_count(field: &Board32, clear_line: u32, options: BuildOptions) -> u128 {
@@ -54,5 +55,36 @@ fn bench_zdd(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_zdd);
+/// The quick cover check on fields a PC search meets: one that its pieces cover, one
+/// they cannot (every cover is tried), and the empty field with a whole bag and four more.
+fn bench_cover(c: &mut Criterion) {
+    let check = CoverCheck::new(4).unwrap();
+    let pco: Board32 = "##.....###/###....###/####...###/###....###"
+        .parse()
+        .unwrap();
+    let grace: Board32 = "######..../######..../######..../######...."
+        .parse()
+        .unwrap();
+    let cases = [
+        ("PCO, IJLO (covers)", pco, "IJLO", true),
+        ("grace, SSZZ (does not)", grace, "SSZZ", false),
+        (
+            "empty 4x10, IJLOSTZ + TIJL (covers)",
+            Board32::new(),
+            "IJLOSTZTIJL",
+            true,
+        ),
+    ];
+    let mut group = c.benchmark_group("cover check");
+    for (name, field, budget, covers) in cases {
+        let budget = budget.parse().unwrap();
+        assert_eq!(check.can_cover(&field, budget), covers, "{name}");
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(check.can_cover(black_box(&field), budget)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_zdd, bench_cover);
 criterion_main!(benches);

@@ -5,8 +5,8 @@
 use crate::field::PcField;
 use ahash::AHashMap;
 use pc_srs::{MoveGenerator, Piece, Placement, drops_straight};
-use pc_zdd_graph::{BuildOptions, FillGraph, PieceCounts, StateId};
-use std::sync::Arc;
+use pc_zdd_graph::{BuildOptions, CoverCheck, FillGraph, PieceCounts, StateId};
+use std::sync::{Arc, OnceLock};
 
 /// Every piece, as a bit set over [`Piece::index`].
 pub(crate) const ALL_PIECES: u8 = 0x7f;
@@ -79,6 +79,13 @@ pub(crate) fn placements_toward_pc(
                     .contains(p)
         })
         .collect()
+}
+
+/// The cover check for fields of `height` rows (1 to 8), made once per height.
+fn cover_check(height: u32) -> &'static CoverCheck {
+    static CHECKS: [OnceLock<CoverCheck>; 8] = [const { OnceLock::new() }; 8];
+    CHECKS[height as usize - 1]
+        .get_or_init(|| CoverCheck::new(height).expect("a PC field has 1 to 8 rows"))
 }
 
 /// The choices of one turn: (piece played, hold afterwards, queue afterwards, from hold).
@@ -254,6 +261,30 @@ impl<'a> KnownSolver<'a> {
         t
     }
 
+    /// Whether the pieces left (hold, the queue, then `unknown` pieces not revealed yet)
+    /// can at least tile the empty cells of the field, ignoring order, rotation and
+    /// gravity: a necessary condition for a PC that fails for most dead states of a
+    /// search long before the search would.
+    fn coverable(
+        &self,
+        field: &PcField,
+        held: Option<Piece>,
+        queue: &[Piece],
+        unknown: u32,
+    ) -> bool {
+        if self.goal.lower_clears {
+            return true;
+        }
+        // Only the pieces the next turns can play: the held one and as many after it as
+        // pieces are needed.
+        let needed = field.pieces_needed() as usize;
+        let known = needed.min(queue.len());
+        let budget =
+            PieceCounts::from_pieces(held.into_iter().chain(queue[..known].iter().copied()));
+        let any = (unknown as usize).min(needed - known) as u32;
+        cover_check(field.height()).can_cover_with_any(field.board(), budget, any)
+    }
+
     /// With hold, an empty slot takes the first piece at once: holding it or playing it
     /// and holding the next leave the same choices.
     pub(crate) fn normalise<'q>(
@@ -326,6 +357,11 @@ impl<'a> KnownSolver<'a> {
         let key = Key::new(&field, held, queue);
         if let Some(&known) = self.memo.memo.get(&key) {
             return known;
+        }
+        // Settled without expanding a state: the pieces cannot even cover the cells.
+        if field.pieces_needed() > 1 && !self.coverable(&field, held, queue, 0) {
+            self.memo.memo.insert(key, false);
+            return false;
         }
         if !self.spend() {
             return false;
@@ -478,7 +514,15 @@ impl<'a> KnownSolver<'a> {
         let covers = |found: &[u8; 7]| found.iter().zip(wanted).all(|(f, w)| f & w == w);
         let key = Key::new(&field, held, queue);
         // What an earlier search found, and whether it tried every move for every pair.
-        let (mut found, complete) = self.memo.pairs.get(&key).copied().unwrap_or((NONE, false));
+        let (mut found, complete) = match self.memo.pairs.get(&key) {
+            Some(&known) => known,
+            // No pair finishes when the pieces cannot even cover the cells.
+            None if !self.coverable(&field, held, queue, 2) => {
+                self.memo.pairs.insert(key, (NONE, true));
+                return NONE;
+            }
+            None => (NONE, false),
+        };
         if complete || covers(&found) || !self.spend() {
             return found;
         }
@@ -535,11 +579,15 @@ impl<'a> KnownSolver<'a> {
         }
         let key = Key::new(&field, held, queue);
         // What an earlier search found, and whether it tried every move.
-        let (mut found, complete) = self
-            .memo
-            .masks
-            .get(&key)
-            .map_or((0, false), |&m| (m & ALL_PIECES, m >> 7 == 1));
+        let (mut found, complete) = match self.memo.masks.get(&key) {
+            Some(&m) => (m & ALL_PIECES, m >> 7 == 1),
+            // No piece finishes when the pieces cannot even cover the cells.
+            None if !self.coverable(&field, held, queue, 1) => {
+                self.memo.masks.insert(key, 1 << 7);
+                return 0;
+            }
+            None => (0, false),
+        };
         if complete || found & wanted == wanted || !self.spend() {
             return found;
         }
@@ -587,8 +635,14 @@ mod tests {
                 .unwrap(),
             4,
         );
-        // S pieces alone cannot fill a flat-bottomed field.
-        let no_pc = queue("SSSSSSSSS");
+        // These pieces can cover the empty cells, but no order of them makes a PC: only
+        // a search proves it (S pieces alone, which cannot even cover them, are settled
+        // without one).
+        let no_pc = queue("JSZJJZOTS");
+        assert_eq!(
+            solver.solve_within(field, None, &queue("SSSSSSSSS"), 0),
+            Some(false)
+        );
         assert_eq!(solver.solve_within(field, None, &no_pc, 5), None);
         assert_eq!(
             solver.solve_within(field, None, &no_pc, u64::MAX),

@@ -5,6 +5,7 @@
 mod build;
 mod cells;
 mod count;
+mod cover;
 mod dot;
 mod enumerate;
 mod error;
@@ -14,6 +15,7 @@ mod pieces;
 mod placements;
 
 pub use build::BuildOptions;
+pub use cover::CoverCheck;
 pub use enumerate::Fills;
 pub use error::FillGraphError;
 pub use graph::{FillGraph, State, StateId, Transition};

@@ -5,7 +5,7 @@
 
 use pc_bitboard::Board32;
 use pc_srs::{Orientation, Piece, shape};
-use pc_zdd_graph::{BuildOptions, FillGraph, PieceCounts};
+use pc_zdd_graph::{BuildOptions, CoverCheck, FillGraph, PieceCounts};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 
@@ -228,6 +228,32 @@ proptest! {
         let by_pieces: BTreeMap<[u8; 7], u128> =
             g.count_by_pieces().into_iter().map(|(m, n)| (m.to_array(), n)).collect();
         prop_assert_eq!(by_pieces, want_by_pieces);
+    }
+
+    /// The quick check says yes exactly when some fill's pieces exceed the budget by at
+    /// most `any` pieces (the wildcards).
+    #[test]
+    fn the_cover_check_agrees_with_the_fills(
+        (rows, field) in field_strategy(),
+        budget in proptest::array::uniform7(0u8..=2),
+        any in 0u32..=2,
+    ) {
+        let g = FillGraph::build(&field, rows, BuildOptions::new()).unwrap();
+        let want = g.count_by_pieces().keys().any(|m| {
+            let over: u32 = m
+                .to_array()
+                .iter()
+                .zip(budget)
+                .map(|(&n, b)| n.saturating_sub(b) as u32)
+                .sum();
+            over <= any
+        });
+        let check = CoverCheck::new(rows).unwrap();
+        let budget = PieceCounts::new(budget);
+        prop_assert_eq!(check.can_cover_with_any(&field, budget, any), want, "field\n{}\n{} + {}", field, budget, any);
+        if any == 0 {
+            prop_assert_eq!(check.can_cover(&field, budget), want);
+        }
     }
 
     #[test]

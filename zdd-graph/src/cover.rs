@@ -1,0 +1,181 @@
+//! [`CoverCheck`]: whether a field's empty cells can be covered at all by the pieces of a
+//! budget, answered by a depth-first search that stops at the first cover instead of
+//! building the whole graph.
+
+use crate::cells;
+use crate::error::FillGraphError;
+use crate::pieces::PieceCounts;
+use crate::placements::FillPlacement;
+use pc_bitboard::Board32;
+
+/// A quick yes-or-no form of the fill graph: can the empty cells of a field below the
+/// clear line be covered by at most the pieces of a budget?
+///
+/// Split pieces are allowed and line-clear order is not checked, so the answer is the
+/// same as whether [`FillGraph::build`](crate::FillGraph::build) with that budget (and
+/// neither `contiguous_only` nor `acyclic`) has a fill. A perfect-clear search can use it
+/// to drop a field as soon as its pieces cannot even tile it: that is a necessary
+/// condition for a PC, and a search proving it fails takes far longer.
+///
+/// The search looks for one cover only, placing a piece on the first empty cell in the
+/// fill order each time; it needs no memory beyond the placement table made by
+/// [`CoverCheck::new`].
+///
+/// ```
+/// use pc_zdd_graph::{CoverCheck, PieceCounts};
+///
+/// let check = CoverCheck::new(4)?;
+/// // A 4×4 well: two O pieces cover it, one O and one T cannot.
+/// let well = "####....##/####....##/####....##/####....##".parse()?;
+/// assert!(check.can_cover(&well, "OOOO".parse()?));
+/// assert!(!check.can_cover(&well, "OTSZ".parse()?));
+/// assert!(check.can_cover(&well, "IIII".parse()?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct CoverCheck {
+    clear_line: u32,
+    /// Placements whose first cell is `c` are `placements[first[c]..first[c + 1]]`.
+    first: Vec<u16>,
+    /// Each placement's cells (fill-order mask) and piece index.
+    placements: Vec<(u128, u8)>,
+}
+
+impl CoverCheck {
+    /// The check for fields below `clear_line`.
+    ///
+    /// Errors when `clear_line` is not in `1..=8`.
+    pub fn new(clear_line: u32) -> Result<Self, FillGraphError> {
+        let table = FillPlacement::all(clear_line, true)?;
+        let cells = (cells::STRIDE * pc_bitboard::WIDTH as u32) as usize;
+        let mut first = vec![0u16; cells + 1];
+        for p in &table {
+            first[p.first_cell() as usize + 1] += 1;
+        }
+        for c in 0..cells {
+            first[c + 1] += first[c];
+        }
+        let placements = table
+            .iter()
+            .map(|p| (p.cell_mask(), p.piece().index() as u8))
+            .collect();
+        Ok(CoverCheck {
+            clear_line,
+            first,
+            placements,
+        })
+    }
+
+    /// The clear line this check was made for.
+    pub fn clear_line(&self) -> u32 {
+        self.clear_line
+    }
+
+    /// Whether the empty cells of `field` below the clear line can be covered by at most
+    /// the pieces of `budget` (cells at or above the clear line are ignored).
+    pub fn can_cover(&self, field: &Board32, budget: PieceCounts) -> bool {
+        self.can_cover_with_any(field, budget, 0)
+    }
+
+    /// As [`CoverCheck::can_cover`], with up to `any` more pieces that may each be any
+    /// piece: the question for a queue whose last pieces are not known yet.
+    ///
+    /// ```
+    /// use pc_zdd_graph::{CoverCheck, PieceCounts};
+    ///
+    /// let check = CoverCheck::new(4)?;
+    /// let well = "####....##/####....##/####....##/####....##".parse()?;
+    /// // Two I pieces and a J leave a 2×4 hole for an L, whatever comes.
+    /// assert!(!check.can_cover(&well, "IIJ".parse()?));
+    /// assert!(check.can_cover_with_any(&well, "IIJ".parse()?, 1));
+    /// assert!(check.can_cover_with_any(&well, PieceCounts::ZERO, 4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn can_cover_with_any(&self, field: &Board32, budget: PieceCounts, any: u32) -> bool {
+        let empty = cells::rows_mask(self.clear_line) & !cells::from_board(field, self.clear_line);
+        let cells = empty.count_ones();
+        if cells % 4 != 0 || budget.total() + any < cells / 4 {
+            return false;
+        }
+        self.cover(empty, budget.to_array(), any)
+    }
+
+    /// Covers the first empty cell and the rest. A piece of the budget is used before a
+    /// wildcard: a cover that spends a wildcard where the budget still had that piece
+    /// stays a cover when the two are swapped, so nothing is missed.
+    fn cover(&self, empty: u128, budget: [u8; 7], any: u32) -> bool {
+        if empty == 0 {
+            return true;
+        }
+        let cell = empty.trailing_zeros() as usize;
+        let range = self.first[cell] as usize..self.first[cell + 1] as usize;
+        self.placements[range].iter().any(|&(mask, piece)| {
+            let p = piece as usize;
+            mask & !empty == 0
+                && if budget[p] > 0 {
+                    let mut rest = budget;
+                    rest[p] -= 1;
+                    self.cover(empty & !mask, rest, any)
+                } else {
+                    any > 0 && self.cover(empty & !mask, budget, any - 1)
+                }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BuildOptions, FillGraph, StateId};
+
+    fn has_fill(field: &Board32, clear_line: u32, budget: PieceCounts) -> bool {
+        let options = BuildOptions::new().piece_budget(budget);
+        FillGraph::build(field, clear_line, options).is_ok_and(|g| g.root() != StateId::DEAD)
+    }
+
+    #[test]
+    fn agrees_with_the_fill_graph_on_fixed_fields() {
+        let fields = [
+            ("##......../##......../##......../##........", 4),
+            ("######..../######..../######..../######....", 4),
+            ("#.......##/#.......##/##......##/###....###", 4),
+            ("..........", 2),
+            ("####......", 2),
+            ("#########./#########./########../#######...", 4),
+        ];
+        for (text, clear_line) in fields {
+            let field: Board32 = text.parse().unwrap();
+            let check = CoverCheck::new(clear_line).unwrap();
+            for budget in [
+                "IIIIIIII", "OOOOOOOO", "TTTTTTTT", "IJLOSTZ", "SZSZSZ", "LJLJ", "TI",
+            ] {
+                let budget: PieceCounts = budget.parse().unwrap();
+                assert_eq!(
+                    check.can_cover(&field, budget),
+                    has_fill(&field, clear_line, budget),
+                    "{text} with {budget}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_split_piece_counts() {
+        // Row 1 is full: the four empty cells are an O split across it.
+        let field: Board32 = "########../##########/########..".parse().unwrap();
+        let check = CoverCheck::new(3).unwrap();
+        assert!(check.can_cover(&field, "O".parse().unwrap()));
+        assert!(!check.can_cover(&field, "IJLSTZ".parse().unwrap()));
+        assert!(check.can_cover_with_any(&field, "IJLSTZ".parse().unwrap(), 1));
+    }
+
+    #[test]
+    fn too_few_pieces_or_cells_fail_at_once() {
+        let check = CoverCheck::new(4).unwrap();
+        assert!(!check.can_cover(&Board32::new(), "IJLOSTZ".parse().unwrap()));
+        let odd: Board32 = "#.........".parse().unwrap();
+        assert!(!check.can_cover(&odd, PieceCounts::UNLIMITED));
+        assert!(CoverCheck::new(0).is_err());
+        assert!(CoverCheck::new(9).is_err());
+    }
+}
