@@ -1,6 +1,6 @@
 //! pc-solver: the exact PC chance with a preview of five (`Solver::recommend`), from a
-//! cold solver and for the next decision of the same PC with the solver reused. Values
-//! are asserted before timing.
+//! cold solver and for the next decision of the same PC with the solver reused, and the
+//! first decision of a PC from the empty field. Values are asserted before timing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pc_bag::PieceSet;
@@ -77,5 +77,22 @@ fn bench_adaptive(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_adaptive);
+/// The first decision of a PC from the empty field: I held, T S Z L J O in view (a whole
+/// bag), four pieces to come from a fresh bag. The layered search answers it.
+fn bench_first_decision(c: &mut Criterion) {
+    let mut group = c.benchmark_group("adaptive, first decision");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(1));
+    group.measurement_time(Duration::from_secs(60));
+    let first = position("..........", Some(Piece::I), "TSZLJO", "");
+    let ranked = solver().recommend(&first).unwrap();
+    assert!(ranked.chance.is_one());
+    assert_eq!(ranked.moves.len(), 51);
+    group.bench_function("empty field, hold + 6 in view, cold", |b| {
+        b.iter(|| black_box(solver().recommend(black_box(&first)).unwrap().moves.len()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_adaptive, bench_first_decision);
 criterion_main!(benches);

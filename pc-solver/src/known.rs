@@ -82,7 +82,7 @@ pub(crate) fn placements_toward_pc(
 }
 
 /// The cover check for fields of `height` rows (1 to 8), made once per height.
-fn cover_check(height: u32) -> &'static CoverCheck {
+pub(crate) fn cover_check(height: u32) -> &'static CoverCheck {
     static CHECKS: [OnceLock<CoverCheck>; 8] = [const { OnceLock::new() }; 8];
     CHECKS[height as usize - 1]
         .get_or_init(|| CoverCheck::new(height).expect("a PC field has 1 to 8 rows"))
@@ -231,16 +231,22 @@ impl<'a> KnownSolver<'a> {
         if let Some(children) = self.memo.children.get(&key) {
             return children.clone();
         }
-        let children: Arc<[u128]> = placements_toward_pc(&self.generator, field, piece)
-            .into_iter()
-            .map(|p| field.place(&p))
-            .filter(|f| f.can_be_filled())
-            .map(|f| f.key())
-            .collect();
+        let children: Arc<[u128]> = self.fresh_children(field, piece).into();
         if self.cache_children {
             self.memo.children.insert(key, children.clone());
         }
         children
+    }
+
+    /// As [`KnownSolver::children`], never remembered: for searches that meet each
+    /// (field, piece) once.
+    pub(crate) fn fresh_children(&self, field: &PcField, piece: Piece) -> Vec<u128> {
+        placements_toward_pc(&self.generator, field, piece)
+            .into_iter()
+            .map(|p| field.place(&p))
+            .filter(|f| f.can_be_filled())
+            .map(|f| f.key())
+            .collect()
     }
 
     /// Whether the empty cells of `field` can be covered by at most the pieces of

@@ -12,6 +12,7 @@ pub mod fumen;
 pub mod game;
 pub mod heuristic;
 mod known;
+mod layered;
 pub mod percent;
 pub mod player;
 mod position;

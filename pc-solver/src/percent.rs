@@ -4,6 +4,8 @@
 
 use crate::automaton::Automaton;
 use crate::error::SolverError;
+use crate::known::{Goal, KnownMemo, KnownSolver};
+use crate::layered::{OrderMemo, clairvoyant_answers};
 use crate::problem::PcProblem;
 use crate::search::Searcher;
 use pc_bag::{PatternSet, searching_sequences};
@@ -133,6 +135,22 @@ const PARALLEL_MIN_SEQUENCES: usize = 32;
 /// searched one by one (not by a shared automaton) and `threads` > 1, `threads` workers,
 /// each with its own memo, take runs of consecutive queues (which share most states).
 fn check_all(problem: &PcProblem, queues: &[Vec<Piece>], threads: usize) -> Vec<bool> {
+    if problem.pieces_needed() > AUTOMATON_MAX_PIECES {
+        // Fields needing many pieces: one layered search per known prefix answers every
+        // queue that shares it.
+        let rules = problem.rules();
+        let mut memo = KnownMemo::default();
+        let goal = Goal {
+            lower_clears: false,
+        };
+        let known = KnownSolver::new(rules.generator(), rules.hold, goal, &mut memo);
+        let mut orders = OrderMemo::default();
+        if let Some(answers) =
+            clairvoyant_answers(&known, &mut orders, *problem.field(), rules.hold, queues)
+        {
+            return answers;
+        }
+    }
     let mut checker = Checker::new(problem, queues.len());
     let searching = matches!(checker, Checker::Search(_));
     if threads <= 1 || !searching || queues.len() < PARALLEL_MIN_SEQUENCES {
@@ -213,6 +231,56 @@ mod tests {
     use crate::Rules;
 
     /// Split between threads, the searches give the same answers in the same order.
+    /// For fields needing more pieces than the automaton takes, the layered search answers
+    /// every queue as one search per queue does: with and without hold, one known prefix
+    /// or several, and continuations from a fresh bag or the end of one.
+    #[test]
+    fn layered_answers_agree_with_one_search_per_queue() {
+        let field = "##......../##......../##......../##........";
+        let cases = [
+            (Rules::default(), "S,Z,O,S,Z,*p4"),
+            (Rules::default(), "[SZ]p2,O,O,T,*p4"),
+            (Rules::without_hold(), "T,S,Z,[IO]p2,*p3"),
+            (Rules::without_hold(), "L,J,O,[TSZ]p2,*p3"),
+        ];
+        for (rules, pattern) in cases {
+            let problem = PcProblem::new(field.parse().unwrap(), 4, rules).unwrap();
+            let patterns: PatternSet = pattern.parse().unwrap();
+            let queues: Vec<Vec<Piece>> = searching_sequences(&patterns, 8, problem.rules().hold)
+                .unwrap()
+                .iter()
+                .map(|seq| seq.iter().map(srs_piece).collect())
+                .collect();
+            let rules = problem.rules();
+            let mut memo = KnownMemo::default();
+            let goal = Goal {
+                lower_clears: false,
+            };
+            let known = KnownSolver::new(rules.generator(), rules.hold, goal, &mut memo);
+            let layered = clairvoyant_answers(
+                &known,
+                &mut OrderMemo::default(),
+                *problem.field(),
+                rules.hold,
+                &queues,
+            )
+            .expect("the layered search answers");
+            assert_eq!(layered, check_all(&problem, &queues, 1));
+            let mut searcher = Searcher::new(&problem);
+            let one_by_one: Vec<bool> = queues
+                .iter()
+                .map(|q| searcher.has_solution(None, q))
+                .collect();
+            assert_eq!(layered, one_by_one, "{pattern}");
+            let won = layered.iter().filter(|&&ok| ok).count();
+            assert!(
+                won > 0 && won < layered.len(),
+                "{pattern}: {won} of {}",
+                layered.len()
+            );
+        }
+    }
+
     #[test]
     fn threads_agree_with_one_search() {
         let pco = PcProblem::new(

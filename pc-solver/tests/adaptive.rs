@@ -766,3 +766,97 @@ fn ties_go_to_the_move_that_leaves_the_next_pc_the_better_piece() {
     // Moves that cannot make the PC have no carry.
     assert!(ranked.moves[3..].iter().all(|m| m.carry.is_none()));
 }
+
+/// A seeded stream of three 7-bags.
+fn bag_stream(seed: u64) -> Vec<Piece> {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut below = |n: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n
+    };
+    let mut stream = Vec::new();
+    for _ in 0..3 {
+        let mut bag = Piece::ALL.to_vec();
+        for i in (1..7).rev() {
+            bag.swap(i, below(i + 1));
+        }
+        stream.extend(bag);
+    }
+    stream
+}
+
+/// A position from a bag stream: the hold (with hold) at `start`, then the current piece
+/// and `preview` more, and the bag state after them.
+fn from_stream(
+    field: &str,
+    stream: &[Piece],
+    start: usize,
+    hold: bool,
+    preview: usize,
+) -> Position {
+    let first = start + hold as usize;
+    let queue = &stream[first..=first + preview];
+    let last = first + preview;
+    let bag_end = (last / 7 + 1) * 7;
+    let bag: String = stream[last + 1..bag_end]
+        .iter()
+        .map(|p| p.to_char())
+        .collect();
+    Position::new(field.parse().unwrap(), queue[0])
+        .with_hold(hold.then(|| stream[start]))
+        .with_preview(&queue[1..])
+        .with_bag(bag.parse().unwrap())
+}
+
+/// The layered search (decisions with three or four pieces not revealed yet) gives every
+/// move the value the depth-first search gives it, with and without hold, for bags at
+/// every phase.
+#[test]
+fn the_layered_search_equals_the_depth_first_search() {
+    // (field, pieces left, hold, preview): each leaves 3 or 4 pieces unknown.
+    let cases = [
+        ("##......##/##......##/##......##/##......##", true, 2),
+        ("####....../####....../####....../####......", true, 2),
+        ("####....../####....../####....../####......", false, 2),
+        ("###......./####....../###......./##........", true, 3),
+        ("#........#/##......##/#........#/##......##", false, 3),
+        ("##......../##......../##......../##........", true, 4),
+        ("##......../##......../##......../##........", true, 3),
+    ];
+    let (mut checked, mut won, mut partly) = (0, 0, 0);
+    for (i, &(field, hold, preview)) in cases.iter().enumerate() {
+        let rules = if hold {
+            Rules::default()
+        } else {
+            Rules::without_hold()
+        };
+        for seed in 0..3u64 {
+            let stream = bag_stream(seed * 31 + i as u64);
+            let position = from_stream(field, &stream, (seed as usize * 3 + i) % 7, hold, preview);
+            let layered = solver(&rules, preview, false).recommend(&position).unwrap();
+            let depth_first = solver(&rules, preview, false)
+                .with_layered(false)
+                .recommend(&position)
+                .unwrap();
+            assert_eq!(layered, depth_first, "{position:?}");
+            assert_eq!(
+                solver(&rules, preview, false).chance(&position).unwrap(),
+                layered.chance
+            );
+            checked += layered.moves.len();
+            won += layered.moves.iter().filter(|m| !m.chance.is_zero()).count();
+            partly += layered
+                .moves
+                .iter()
+                .filter(|m| !m.chance.is_zero() && !m.chance.is_one())
+                .count();
+        }
+    }
+    // The cases are not trivial: many moves, most with some chance, many neither 0 nor 1.
+    assert!(
+        checked > 500 && won > checked / 2 && partly > checked / 4,
+        "{partly}, {won} of {checked}"
+    );
+}

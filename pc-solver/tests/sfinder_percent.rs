@@ -1,6 +1,8 @@
 //! sfinder conformance: every line of `../shared/testdata/sfinder/percent/*.csv` is a
 //! `percent` command with sfinder's answer. Rows with clear line 4 or less run by default;
 //! the rest with `cargo test -p pc-solver --release --test sfinder_percent -- --ignored`.
+//! `PC_CSV=hold2.csv,nohold2.csv` runs the rows of the listed files only, `PC_TIMING=1`
+//! prints each case's time and verdict.
 
 use pc_solver::{PcProblem, Rules, fumen, percent};
 use std::path::PathBuf;
@@ -58,7 +60,14 @@ fn cases() -> Vec<Case> {
 fn run(filter: impl Fn(&Case) -> bool) {
     let mut failures = vec![];
     let mut ran = 0;
-    for case in cases().iter().filter(|c| filter(c)) {
+    // `PC_CSV=hold2.csv,nohold2.csv` keeps the rows of those files only.
+    let files = std::env::var("PC_CSV").ok();
+    let listed = |c: &Case| {
+        files
+            .as_ref()
+            .is_none_or(|f| f.split(',').any(|n| n == c.file))
+    };
+    for case in cases().iter().filter(|c| filter(c) && listed(c)) {
         ran += 1;
         let started = std::time::Instant::now();
         let field = fumen::decode(&case.fumen).unwrap().first_field().unwrap();

@@ -6,7 +6,9 @@ use crate::cells;
 use crate::error::FillGraphError;
 use crate::pieces::PieceCounts;
 use crate::placements::FillPlacement;
+use ahash::AHashMap;
 use pc_bitboard::Board32;
+use pc_srs::Placement;
 
 /// A quick yes-or-no form of the fill graph: can the empty cells of a field below the
 /// clear line be covered by at most the pieces of a budget?
@@ -39,6 +41,8 @@ pub struct CoverCheck {
     first: Vec<u16>,
     /// Each placement's cells (fill-order mask) and piece index.
     placements: Vec<(u128, u8)>,
+    /// The same placements in full, for [`CoverCheck::first_placements`].
+    table: Vec<FillPlacement>,
 }
 
 impl CoverCheck {
@@ -46,7 +50,9 @@ impl CoverCheck {
     ///
     /// Errors when `clear_line` is not in `1..=8`.
     pub fn new(clear_line: u32) -> Result<Self, FillGraphError> {
-        let table = FillPlacement::all(clear_line, true)?;
+        let mut table = FillPlacement::all(clear_line, true)?;
+        // Placements by first cell (stable: the table's order otherwise).
+        table.sort_by_key(|p| p.first_cell());
         let cells = (cells::STRIDE * pc_bitboard::WIDTH as u32) as usize;
         let mut first = vec![0u16; cells + 1];
         for p in &table {
@@ -63,6 +69,7 @@ impl CoverCheck {
             clear_line,
             first,
             placements,
+            table,
         })
     }
 
@@ -98,6 +105,61 @@ impl CoverCheck {
             return false;
         }
         self.cover(empty, budget.to_array(), any)
+    }
+
+    /// The placements that some cover of the empty cells below the clear line (with any
+    /// pieces) uses and that no line clear has to split first: the only placements a
+    /// perfect clear can put down next. Whether they rest on something and can be
+    /// reached is not checked. Empty when the cells have no cover.
+    ///
+    /// ```
+    /// use pc_zdd_graph::CoverCheck;
+    ///
+    /// let check = CoverCheck::new(2)?;
+    /// // A square hole only an O covers, and a row of four only an I covers.
+    /// let field = "##..######/##..##....".parse()?;
+    /// let first = check.first_placements(&field);
+    /// let pieces: Vec<char> = first.iter().map(|p| p.piece().to_char()).collect();
+    /// assert_eq!(pieces, ['O', 'I']);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn first_placements(&self, field: &Board32) -> Vec<Placement> {
+        let empty = cells::rows_mask(self.clear_line) & !cells::from_board(field, self.clear_line);
+        if empty.count_ones() % 4 != 0 {
+            return Vec::new();
+        }
+        let mut memo = AHashMap::new();
+        let mut used = vec![false; self.placements.len()];
+        self.mark(empty, &mut memo, &mut used);
+        used.iter()
+            .zip(&self.table)
+            .filter(|&(&u, p)| u && !p.is_split())
+            .filter_map(|(_, p)| p.placement_after_clears(0))
+            .collect()
+    }
+
+    /// Whether `empty` has a cover, marking in `used` every placement of every cover.
+    /// A sub-region met again is answered from `memo`: its placements were marked the
+    /// first time, and every region searched is reached from the whole by placements
+    /// of a cover, so they belong to covers of the whole too.
+    fn mark(&self, empty: u128, memo: &mut AHashMap<u128, bool>, used: &mut [bool]) -> bool {
+        if empty == 0 {
+            return true;
+        }
+        if let Some(&known) = memo.get(&empty) {
+            return known;
+        }
+        let cell = empty.trailing_zeros() as usize;
+        let mut any = false;
+        for i in self.first[cell] as usize..self.first[cell + 1] as usize {
+            let mask = self.placements[i].0;
+            if mask & !empty == 0 && self.mark(empty & !mask, memo, used) {
+                used[i] = true;
+                any = true;
+            }
+        }
+        memo.insert(empty, any);
+        any
     }
 
     /// Covers the first empty cell and the rest. A piece of the budget is used before a

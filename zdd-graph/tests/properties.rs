@@ -256,6 +256,26 @@ proptest! {
         }
     }
 
+    /// The first placements are exactly the unsplit placements of the graph's fills.
+    #[test]
+    fn first_placements_are_the_unsplit_members_of_fills((rows, field) in field_strategy()) {
+        let g = FillGraph::build(&field, rows, BuildOptions::new()).unwrap();
+        let mut want = HashSet::new();
+        let mut it = g.fills();
+        while let Some(fill) = it.next_fill() {
+            for &id in fill {
+                let p = g.placement(id);
+                if !p.is_split() {
+                    want.insert(p.placement_after_clears(0).unwrap().canonical());
+                }
+            }
+        }
+        let got: Vec<_> = CoverCheck::new(rows).unwrap().first_placements(&field);
+        let got_set: HashSet<_> = got.iter().map(|p| p.canonical()).collect();
+        prop_assert_eq!(got.len(), got_set.len(), "no placement twice");
+        prop_assert_eq!(got_set, want, "field\n{}", field);
+    }
+
     #[test]
     fn every_fill_covers_each_empty_cell_once((rows, field) in field_strategy(), options in options_strategy()) {
         let g = FillGraph::build(&field, rows, options).unwrap();

@@ -5,6 +5,7 @@ use super::MAX_QUEUE;
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::known::{Goal, KnownSolver, pieces_in};
+use crate::layered;
 use ahash::AHashMap;
 use pc_bag::Ratio;
 use pc_srs::{Piece, Placement};
@@ -92,6 +93,7 @@ fn upper_bound(sum: Ratio, left: u64, share: Ratio) -> Result<Ratio, SolverError
 pub(super) struct Engine<'a> {
     pub(super) known: KnownSolver<'a>,
     pub(super) values: &'a mut AHashMap<NodeKey, Ratio>,
+    pub(super) orders: &'a mut crate::layered::OrderMemo,
     pub(super) goal: Goal,
     pub(super) hold: bool,
     /// States the tables may hold before they are emptied.
@@ -99,6 +101,8 @@ pub(super) struct Engine<'a> {
     /// New decisions the search may evaluate before it gives up.
     pub(super) work_limit: Option<u64>,
     pub(super) work_done: u64,
+    /// Whether root decisions may go to the layered search.
+    pub(super) layered: bool,
 }
 
 /// What [`Engine::best`] finds.
@@ -233,6 +237,41 @@ impl Engine<'_> {
             self.rank_hold_into_empty(node, &mut ranked)?;
         }
         Ok(ranked)
+    }
+
+    /// Every move at the root with its exact value by the layered search (see
+    /// [`super::layered`]), when it applies to the node.
+    pub(super) fn rank_layered(&mut self, node: &Node) -> Option<Vec<(bool, Placement, Ratio)>> {
+        let decision = layered::Decision {
+            field: node.field,
+            hold: node.hold,
+            queue: node.queue.as_slice(),
+            bag: node.bag,
+            can_hold: node.can_hold,
+        };
+        if !self.layered || !layered::applies(&decision, self.hold, self.goal.lower_clears) {
+            return None;
+        }
+        let values = layered::root_values(
+            &self.known,
+            self.orders,
+            &decision,
+            self.hold,
+            self.goal.lower_clears,
+        )?;
+        let ranked = self
+            .moves(node)
+            .into_iter()
+            .map(|(hold, placement, afterwards)| {
+                let v = match afterwards {
+                    None => Ratio::ONE,
+                    Some(a) => Ratio::new(values.value(&a.field, a.hold), values.count)
+                        .expect("a bag has a continuation"),
+                };
+                (hold, placement, v)
+            })
+            .collect();
+        Some(ranked)
     }
 
     /// The best placement at the root found with the same cut-offs as below it (only the

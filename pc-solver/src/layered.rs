@@ -1,0 +1,707 @@
+//! The layered search: the value of every move at once for a decision whose pieces in view
+//! last until the last unknown piece is revealed, and the clairvoyant answer for every queue
+//! that shares a known prefix.
+//!
+//! With the hold slot filled, placement `k` uses the held piece or piece `k + 1` of the
+//! sequence (hold, current, preview, then the unknown pieces `u1..um`), and piece `k + 1` is
+//! in view from the start while `k + 1 < K` (the pieces in view). So the first `L = K - 1`
+//! placements use known pieces only: the states they reach (field, hold) do not depend on the
+//! unknown pieces at all, only the choice among them does. The search therefore
+//!
+//! 1. walks the states of layers `0..=L` depth first, each state once per layer (a state is
+//!    dropped when its pieces cannot even cover its empty cells);
+//! 2. at layer `L`, where the hold and the `m` unknown pieces are all that is left, finds for
+//!    each state the continuations `u1..um` that make a PC: from the orders of pieces that
+//!    fill its field (remembered per field) and the queues that hold turns into each order;
+//! 3. on the way back, a decision that has seen every unknown piece (layer `k >= m`) wins a
+//!    continuation when some move does; one that has seen `u1..uk` takes, for each such
+//!    prefix, the move with the best count over the next pieces.
+//!
+//! The continuations of a bag are equally likely (a bag hands out its pieces uniformly and
+//! the number of choices at each draw does not depend on the pieces drawn), so every value
+//! is a count of continuations, with no fraction until the end. Without hold the same holds
+//! with `L = K` and piece `k` at placement `k`.
+//!
+//! The clairvoyant question (sfinder's `percent`: is there a PC with the whole queue known?)
+//! is the same walk with every layer taking the union, over any set of continuations.
+
+use crate::field::PcField;
+use crate::known::{KnownSolver, cover_check, drawable};
+use ahash::AHashMap;
+use pc_srs::Piece;
+use pc_zdd_graph::PieceCounts;
+use std::rc::Rc;
+
+/// At most this many unknown pieces (up to 840 continuations of a bag).
+pub(crate) const MAX_UNKNOWN: usize = 4;
+
+/// Words of a set of continuations: 840 bits at most.
+const WORDS: usize = 14;
+
+/// The most continuations a set holds.
+const MAX_CONTINUATIONS: usize = WORDS * 64;
+
+/// A set of continuations, as bits over their index in [`Continuations`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct ContSet([u64; WORDS]);
+
+impl ContSet {
+    const EMPTY: ContSet = ContSet([0; WORDS]);
+
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn union_with(&mut self, other: &ContSet) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+
+    /// How many continuations of `start..start + len` the set has.
+    fn count_range(&self, start: usize, len: usize) -> u32 {
+        let end = start + len;
+        let mut count = 0;
+        let mut i = start;
+        while i < end {
+            let word = i / 64;
+            let lo = i % 64;
+            let hi = (end - word * 64).min(64);
+            let mask = if hi - lo == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << (hi - lo)) - 1) << lo
+            };
+            count += (self.0[word] & mask).count_ones();
+            i = word * 64 + hi;
+        }
+        count
+    }
+}
+
+/// The possible sequences `u1..um` of the unknown pieces, in lexicographic order of
+/// their piece indices. A prefix of `j` pieces is followed by the same number of
+/// continuations whatever its pieces (`span[j]`), so the prefixes of length `j` are
+/// consecutive blocks of that size.
+struct Continuations {
+    count: usize,
+    /// `span[j]`: the continuations sharing a prefix of `j` pieces (`span[0] = count`).
+    span: Vec<usize>,
+    /// The index of each sequence by its base-8 code (first piece most significant);
+    /// `u16::MAX` for a sequence the bag cannot give.
+    index_of: Vec<u16>,
+}
+
+impl Continuations {
+    /// Any set of sequences of `m` pieces, by their base-8 codes (at most
+    /// [`MAX_CONTINUATIONS`]); `span` is left empty (no expectation is taken over them).
+    fn from_codes(codes: &[usize], m: usize) -> Continuations {
+        let mut index_of = vec![u16::MAX; 1 << (3 * m)];
+        for (i, &code) in codes.iter().enumerate() {
+            index_of[code] = i as u16;
+        }
+        Continuations {
+            count: codes.len(),
+            span: Vec::new(),
+            index_of,
+        }
+    }
+
+    fn new(bag: u8, m: usize) -> Continuations {
+        let mut codes = Vec::new();
+        fn walk(bag: u8, left: usize, code: usize, codes: &mut Vec<usize>) {
+            if left == 0 {
+                codes.push(code);
+                return;
+            }
+            let drawable = drawable(bag);
+            for p in 0..7 {
+                if drawable >> p & 1 == 1 {
+                    walk(drawable & !(1 << p), left - 1, code * 8 + p, codes);
+                }
+            }
+        }
+        walk(bag, m, 0, &mut codes);
+        let mut index_of = vec![u16::MAX; 1 << (3 * m)];
+        for (i, &code) in codes.iter().enumerate() {
+            index_of[code] = i as u16;
+        }
+        // The choices at each draw: the bag's pieces, then a fresh bag's as it empties.
+        let mut choices = Vec::new();
+        let mut left = drawable(bag).count_ones() as usize;
+        for _ in 0..m {
+            choices.push(left);
+            left = if left == 1 { 7 } else { left - 1 };
+        }
+        let mut span = vec![1; m + 1];
+        for j in (0..m).rev() {
+            span[j] = span[j + 1] * choices[j];
+        }
+        Continuations {
+            count: codes.len(),
+            span,
+            index_of,
+        }
+    }
+}
+
+/// The values of the states of layer 1 (the root's moves), by (field key, hold slot).
+pub(crate) struct RootValues {
+    values: AHashMap<(u128, u8), u32>,
+    /// The number of equally likely continuations: a value is a count of them.
+    pub(crate) count: u64,
+}
+
+impl RootValues {
+    /// The continuations won after a move to `field` with `hold` in the slot (of
+    /// [`RootValues::count`]): 0 for a state that cannot make a PC.
+    pub(crate) fn value(&self, field: &PcField, hold: Option<Piece>) -> u64 {
+        let key = (field.key(), hold.map_or(7, |p| p.index() as u8));
+        self.values.get(&key).map_or(0, |&v| u64::from(v))
+    }
+}
+
+/// The orders of pieces that fill a field (no hold), remembered per field: each field's
+/// orders are a run of one shared list, so that millions of fields cost no allocation.
+#[derive(Default)]
+pub(crate) struct OrderMemo {
+    runs: AHashMap<u128, (u32, u32)>,
+    orders: Vec<u16>,
+}
+
+/// A decision as the layered search sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Decision<'q> {
+    pub(crate) field: PcField,
+    pub(crate) hold: Option<Piece>,
+    /// The current piece, then the preview.
+    pub(crate) queue: &'q [Piece],
+    /// Pieces left in the current bag after the queue, as bits; 0 when a fresh bag follows.
+    pub(crate) bag: u8,
+    /// False right after holding into an empty slot.
+    pub(crate) can_hold: bool,
+}
+
+/// Whether the layered search can answer this decision: how many unknown pieces it has
+/// and the last layer the known pieces reach, or `None`.
+fn shape(node: &Decision<'_>, hold: bool, lower_clears: bool) -> Option<(usize, usize)> {
+    if lower_clears {
+        return None;
+    }
+    let needed = node.field.pieces_needed() as usize;
+    let in_view = node.queue.len();
+    let (known, last_known_layer) = if hold {
+        if node.hold.is_none() || !node.can_hold {
+            return None;
+        }
+        (in_view + 1, in_view)
+    } else {
+        (in_view, in_view)
+    };
+    // Pieces a PC can use: one more than the placements with hold (one may stay held).
+    let used = needed + hold as usize;
+    let m = used.checked_sub(known)?;
+    ((1..=MAX_UNKNOWN).contains(&m) && m <= last_known_layer && last_known_layer < needed)
+        .then_some((m, last_known_layer))
+}
+
+/// Whether a decision should go to the layered search: it applies, and at least three
+/// pieces are unknown. With two, the layered search alone is faster (the `recommend`
+/// example's default, 8 pieces left: 71 to 80 ms against 106 to 157 ms cold), but it
+/// leaves no tables for the later decisions of the PC: the player tests took 11.4 s with
+/// it against 9.4 s without.
+pub(crate) fn applies(node: &Decision<'_>, hold: bool, lower_clears: bool) -> bool {
+    shape(node, hold, lower_clears).is_some_and(|(m, _)| m >= 3)
+}
+
+/// A state of a layer: field key and hold slot (a piece index, or 7 for none).
+type State = (u128, u8);
+
+/// The values of the root's moves, or `None` when the layered search does not apply.
+pub(crate) fn root_values(
+    known: &KnownSolver<'_>,
+    orders: &mut OrderMemo,
+    node: &Decision<'_>,
+    hold: bool,
+    lower_clears: bool,
+) -> Option<RootValues> {
+    let (m, last) = shape(node, hold, lower_clears)?;
+    let conts = Continuations::new(node.bag, m);
+    // The known sequence: hold (with hold), then the current piece and the preview.
+    let mut sequence: Vec<Piece> = Vec::new();
+    if hold {
+        sequence.extend(node.hold);
+    }
+    sequence.extend_from_slice(node.queue);
+    let mut full = ContSet::EMPTY;
+    for i in 0..conts.count {
+        full.insert(i);
+    }
+    let mut search = Search {
+        known,
+        orders,
+        sequence,
+        first: hold as usize,
+        hold,
+        m,
+        last,
+        full,
+        wins: (0..=last).map(|_| WinsMemo::default()).collect(),
+        sums: (0..m).map(|_| AHashMap::new()).collect(),
+        conts,
+    };
+    let root = (node.field.key(), node.hold.map_or(7, |p| p.index() as u8));
+    let mut values = AHashMap::new();
+    for child in search.children(0, root) {
+        let won = if m == 1 {
+            search.wins(1, child).count_range(0, search.conts.count)
+        } else {
+            search.sums(1, child).iter().sum()
+        };
+        values.insert(child, won);
+    }
+    Some(RootValues {
+        values,
+        count: search.conts.count as u64,
+    })
+}
+
+/// For queues of one length (the pieces a PC needs, one more with hold), whether each
+/// makes a PC when it is known whole (sfinder's `percent`; with hold the slot starts empty).
+/// The queues are grouped by all but their last `min(4, needed)` pieces; one search per
+/// group answers all its queues at once, and the fills of the fields its last layer
+/// reaches are remembered for every group. `None` when the queues do not have that length
+/// or share their prefixes too little (fewer than [`MIN_SHARED`] queues a prefix on
+/// average), where one search per queue is faster.
+pub(crate) fn clairvoyant_answers(
+    known: &KnownSolver<'_>,
+    orders: &mut OrderMemo,
+    field: PcField,
+    hold: bool,
+    queues: &[Vec<Piece>],
+) -> Option<Vec<bool>> {
+    let needed = field.pieces_needed() as usize;
+    let length = needed + hold as usize;
+    if needed == 0 || queues.iter().any(|q| q.len() != length) {
+        return None;
+    }
+    let m = needed.min(MAX_UNKNOWN);
+    let prefix = length - m;
+    let code = |q: &[Piece]| q.iter().fold(0, |c, p| c * 8 + p.index());
+    // Queues by prefix, in the order first met.
+    let mut groups: AHashMap<&[Piece], Vec<usize>> = AHashMap::new();
+    let mut order: Vec<&[Piece]> = Vec::new();
+    for (i, q) in queues.iter().enumerate() {
+        groups
+            .entry(&q[..prefix])
+            .or_insert_with(|| {
+                order.push(&q[..prefix]);
+                Vec::new()
+            })
+            .push(i);
+    }
+    // A search per prefix pays off only when many queues share it: it settles every
+    // piece at the last layers, where one queue's search tries only its own.
+    if queues.len() < MIN_SHARED * order.len() {
+        return None;
+    }
+    let mut answers = vec![false; queues.len()];
+    // What the searches for the last set of continuations found, for the next group
+    // with the same set.
+    let mut shared: Option<(Vec<usize>, Vec<WinsMemo>)> = None;
+    for known_part in order {
+        let members = &groups[known_part];
+        let mut codes: Vec<usize> = members
+            .iter()
+            .map(|&i| code(&queues[i][prefix..]))
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        for chunk in codes.chunks(MAX_CONTINUATIONS) {
+            let conts = Continuations::from_codes(chunk, m);
+            let mut full = ContSet::EMPTY;
+            for i in 0..conts.count {
+                full.insert(i);
+            }
+            let hold_slot = if hold { known_part[0].index() as u8 } else { 7 };
+            let wins = match shared.take() {
+                Some((same, wins)) if same == chunk && memo_len(&wins) < SHARED_LIMIT => wins,
+                _ => (0..=prefix).map(|_| WinsMemo::default()).collect(),
+            };
+            let mut search = Search {
+                known,
+                orders,
+                sequence: known_part.to_vec(),
+                first: hold as usize,
+                hold,
+                m,
+                last: prefix - hold as usize,
+                full,
+                wins,
+                sums: Vec::new(),
+                conts,
+            };
+            let won = search.wins(0, (field.key(), hold_slot));
+            for &i in members {
+                let c = search.conts.index_of[code(&queues[i][prefix..])];
+                if c != u16::MAX {
+                    answers[i] = won.count_range(c as usize, 1) == 1;
+                }
+            }
+            shared = Some((chunk.to_vec(), search.wins));
+        }
+    }
+    Some(answers)
+}
+
+/// The fewest queues per known prefix, on average, for [`clairvoyant_answers`] to answer.
+const MIN_SHARED: usize = 32;
+
+/// States remembered across groups of [`clairvoyant_answers`] before they are dropped
+/// (about 60 bytes each when lost, 160 when won).
+const SHARED_LIMIT: usize = 6_000_000;
+
+fn memo_len(wins: &[WinsMemo]) -> usize {
+    wins.iter().map(|w| w.won.len() + w.lost.len()).sum()
+}
+
+/// The continuations won per state of one layer; most states win none and are kept
+/// apart without a set.
+#[derive(Default)]
+struct WinsMemo {
+    won: AHashMap<(State, u64), ContSet>,
+    lost: ahash::AHashSet<(State, u64)>,
+}
+
+impl WinsMemo {
+    fn get(&self, key: &(State, u64)) -> Option<ContSet> {
+        if self.lost.contains(key) {
+            return Some(ContSet::EMPTY);
+        }
+        self.won.get(key).copied()
+    }
+
+    fn insert(&mut self, key: (State, u64), set: ContSet) {
+        if set == ContSet::EMPTY {
+            self.lost.insert(key);
+        } else {
+            self.won.insert(key, set);
+        }
+    }
+}
+
+/// The search below the root, depth first with every state's answer remembered per
+/// layer. A state's answer is exact even when its moves are cut short: the search stops
+/// only when no move could add to it.
+struct Search<'s, 'a> {
+    known: &'s KnownSolver<'a>,
+    orders: &'s mut OrderMemo,
+    conts: Continuations,
+    /// The known pieces: hold (with hold), current, preview.
+    sequence: Vec<Piece>,
+    /// Where the current piece of layer 0 is in `sequence`.
+    first: usize,
+    hold: bool,
+    /// Unknown pieces.
+    m: usize,
+    /// The last layer whose states the known pieces reach.
+    last: usize,
+    /// Every continuation.
+    full: ContSet,
+    /// Layers `m..=last` (every layer for the clairvoyant question), which have seen
+    /// every unknown piece: the continuations won.
+    /// Keyed by the state and the known pieces still to come (see [`Search::rest`]), so
+    /// that searches for other known pieces with the same continuations can share it.
+    wins: Vec<WinsMemo>,
+    /// Layers `1..m`, which have seen `k` unknown pieces: for each prefix of `k` pieces,
+    /// the continuations the best move wins below it.
+    sums: Vec<AHashMap<State, Rc<[u32]>>>,
+}
+
+impl Search<'_, '_> {
+    /// The known pieces not played before layer `k` (its current piece on), as a key.
+    fn rest(&self, k: usize) -> u64 {
+        crate::known::queue_key(&self.sequence[(k + self.first).min(self.sequence.len())..])
+    }
+
+    /// The states of layer `k + 1` the moves of `state` (layer `k`) lead to.
+    fn children(&self, k: usize, (key, held): State) -> Vec<State> {
+        let field = PcField::from_key(key);
+        let current = self.sequence[k + self.first];
+        let mut out = Vec::new();
+        for child in self.known.fresh_children(&field, current) {
+            out.push((child, held));
+        }
+        if self.hold && held != current.index() as u8 {
+            let current = current.index() as u8;
+            for child in self.known.fresh_children(&field, Piece::ALL[held as usize]) {
+                out.push((child, current));
+            }
+        }
+        out
+    }
+
+    /// Whether the pieces left at layer `k` (the hold, the known ones not played, and the
+    /// unknown ones) can at least cover the empty cells.
+    fn alive(&self, k: usize, (key, held): State) -> bool {
+        let field = PcField::from_key(key);
+        let known_left = PieceCounts::from_pieces(
+            (held < 7)
+                .then(|| Piece::ALL[held as usize])
+                .into_iter()
+                .chain(self.sequence[k + self.first..].iter().copied()),
+        );
+        cover_check(field.height()).can_cover_with_any(field.board(), known_left, self.m as u32)
+    }
+
+    /// The continuations a state wins once every unknown piece is seen (layer `k >= m`,
+    /// or any layer for the clairvoyant question).
+    fn wins(&mut self, k: usize, state: State) -> ContSet {
+        let key = (state, self.rest(k));
+        if let Some(set) = self.wins[k].get(&key) {
+            return set;
+        }
+        let set = if k == self.last {
+            self.leaf(state)
+        } else if !self.alive(k, state) {
+            ContSet::EMPTY
+        } else {
+            let mut set = ContSet::EMPTY;
+            for child in self.children(k, state) {
+                set.union_with(&self.wins(k + 1, child));
+                if set == self.full {
+                    break;
+                }
+            }
+            set
+        };
+        self.wins[k].insert(key, set);
+        set
+    }
+
+    /// For a state of layer `1 <= k < m`, each prefix's continuations won by the best move.
+    fn sums(&mut self, k: usize, state: State) -> Rc<[u32]> {
+        if let Some(row) = self.sums[k].get(&state) {
+            return row.clone();
+        }
+        let span = self.conts.span[k];
+        let mut row = vec![0u32; self.conts.count / span];
+        if self.alive(k, state) {
+            let branch = span / self.conts.span[k + 1];
+            for child in self.children(k, state) {
+                if k + 1 == self.m {
+                    let set = self.wins(k + 1, child);
+                    for (g, best) in row.iter_mut().enumerate() {
+                        *best = (*best).max(set.count_range(g * span, span));
+                    }
+                } else {
+                    let below = self.sums(k + 1, child);
+                    for (g, best) in row.iter_mut().enumerate() {
+                        let s: u32 = below[g * branch..(g + 1) * branch].iter().sum();
+                        *best = (*best).max(s);
+                    }
+                }
+                if row.iter().all(|&b| b as usize == span) {
+                    break;
+                }
+            }
+        }
+        let row: Rc<[u32]> = row.into();
+        self.sums[k].insert(state, row.clone());
+        row
+    }
+
+    /// The continuations a state of the last layer wins: the queues (hold, then the
+    /// unknown pieces) that can place one of the orders filling its field.
+    fn leaf(&mut self, (key, held): State) -> ContSet {
+        let (start, len) = self.orders.orders(self.known, PcField::from_key(key));
+        let mut set = ContSet::EMPTY;
+        let m = self.m;
+        for &order in &self.orders.orders[start as usize..(start + len) as usize] {
+            let digits: Vec<u8> = (0..m)
+                .map(|j| (order >> (3 * (m - 1 - j)) & 7) as u8)
+                .collect();
+            if self.hold {
+                queues_for(&digits, held, 0, 0, &self.conts, &mut set);
+            } else {
+                let i = self.conts.index_of[order as usize];
+                if i != u16::MAX {
+                    set.insert(i as usize);
+                }
+            }
+        }
+        set
+    }
+}
+
+/// Marks the continuations `u` for which hold (`held`) and `u` can place `order[j..]` in
+/// that order, `code` being the pieces of `u` chosen so far (base 8). Each turn draws one
+/// piece: the order's piece is the drawn one (the hold stays), or the held one (the drawn
+/// piece, anything, is held instead).
+fn queues_for(
+    order: &[u8],
+    held: u8,
+    j: usize,
+    code: usize,
+    conts: &Continuations,
+    set: &mut ContSet,
+) {
+    if j == order.len() {
+        let i = conts.index_of[code];
+        if i != u16::MAX {
+            set.insert(i as usize);
+        }
+        return;
+    }
+    let placed = order[j];
+    queues_for(order, held, j + 1, code * 8 + placed as usize, conts, set);
+    if held == placed {
+        for x in 0..7u8 {
+            if x != placed {
+                queues_for(order, x, j + 1, code * 8 + x as usize, conts, set);
+            }
+        }
+    }
+}
+
+impl OrderMemo {
+    /// Forgets every field.
+    pub(crate) fn clear(&mut self) {
+        self.runs.clear();
+        self.orders.clear();
+    }
+
+    /// Fields remembered.
+    pub(crate) fn len(&self) -> usize {
+        self.runs.len() + self.orders.len() / 8
+    }
+
+    /// Every order of pieces (base-8 codes, first piece most significant) that fills the
+    /// field placed one after the other without hold, as a run of `self.orders`.
+    fn orders(&mut self, known: &KnownSolver<'_>, field: PcField) -> (u32, u32) {
+        let key = field.key();
+        if let Some(&run) = self.runs.get(&key) {
+            return run;
+        }
+        let n = field.pieces_needed();
+        let mut found: Vec<u16> = Vec::new();
+        if field.is_clear() {
+            found.push(0);
+        } else if n == 1 {
+            let last = field.last_placement().filter(|last| {
+                known
+                    .generator
+                    .is_reachable(field.board(), last, field.height())
+                    .unwrap_or(false)
+            });
+            found.extend(last.map(|p| p.piece().index() as u16));
+        } else if cover_check(field.height()).can_cover_with_any(
+            field.board(),
+            PieceCounts::ZERO,
+            n,
+        ) {
+            // Only the placements some cover of the cells begins with can start a fill.
+            for p in cover_check(field.height()).first_placements(field.board()) {
+                let reachable = known
+                    .generator
+                    .is_reachable(field.board(), &p, field.height())
+                    .unwrap_or(false);
+                if !reachable {
+                    continue;
+                }
+                let head = (p.piece().index() as u16) << (3 * (n - 1));
+                let (start, len) = self.orders(known, field.place(&p));
+                for i in start..start + len {
+                    found.push(head | self.orders[i as usize]);
+                }
+            }
+            found.sort_unstable();
+            found.dedup();
+        }
+        let run = (self.orders.len() as u32, found.len() as u32);
+        self.orders.extend_from_slice(&found);
+        self.runs.insert(key, run);
+        run
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pc_bitboard::Board32;
+
+    fn node(filled: &str, hold: Option<Piece>, queue: &str) -> Decision<'static> {
+        let queue: Vec<Piece> = queue.chars().filter_map(Piece::from_char).collect();
+        Decision {
+            field: PcField::new_unchecked(filled.parse::<Board32>().unwrap(), 4),
+            hold,
+            queue: Vec::leak(queue),
+            bag: 0,
+            can_hold: true,
+        }
+    }
+
+    #[test]
+    fn the_shape_counts_unknown_pieces_and_known_layers() {
+        let empty = "..........";
+        // The first decision of a PC: hold and six in view, four unknown.
+        assert_eq!(
+            shape(&node(empty, Some(Piece::I), "TSZLJO"), true, false),
+            Some((4, 6))
+        );
+        assert_eq!(
+            shape(&node(empty, None, "TSZLJO"), false, false),
+            Some((4, 6))
+        );
+        // 9 pieces left: three unknown; 8: two.
+        let one = "####......";
+        assert_eq!(
+            shape(&node(one, Some(Piece::O), "TSZLJI"), true, false),
+            Some((3, 6))
+        );
+        let two = "##......../##......../##......../##........";
+        assert_eq!(
+            shape(&node(two, Some(Piece::O), "TSZLJI"), true, false),
+            Some((2, 6))
+        );
+        assert!(!applies(&node(two, Some(Piece::O), "TSZLJI"), true, false));
+        // Not for it: an empty hold slot, 2-line PCs, more unknown pieces than it takes.
+        assert_eq!(shape(&node(empty, None, "TSZLJO"), true, false), None);
+        assert_eq!(
+            shape(&node(empty, Some(Piece::I), "TSZLJO"), true, true),
+            None
+        );
+        assert_eq!(
+            shape(&node(empty, Some(Piece::I), "TSZL"), true, false),
+            None
+        );
+    }
+
+    #[test]
+    fn continuations_of_a_bag_come_in_equal_blocks() {
+        // Two pieces left in the bag, then a fresh one: 2 · 1 · 7 = 14 sequences.
+        let c = Continuations::new(0b11, 3);
+        assert_eq!((c.count, c.span.clone()), (14, vec![14, 7, 7, 1]));
+        // I then O then any piece; O then I then any.
+        assert_eq!(c.index_of[0o010], 0);
+        assert_eq!(c.index_of[0o106], 13);
+        assert_eq!(c.index_of[0o000], u16::MAX);
+        assert_eq!(Continuations::new(0, 4).count, 840);
+    }
+
+    #[test]
+    fn held_pieces_turn_into_the_queues_that_give_an_order() {
+        let c = Continuations::new(0, 2);
+        let mut set = ContSet::EMPTY;
+        // Order T then I, with T held: T is played first (the first piece drawn is held
+        // instead, anything), then I comes next or was that first piece.
+        let (t, i) = (Piece::T.index() as u8, Piece::I.index() as u8);
+        queues_for(&[t, i], t, 0, 0, &c, &mut set);
+        let queues: Vec<usize> = (0..c.count)
+            .filter(|&k| set.count_range(k, 1) == 1)
+            .collect();
+        // Every (x, I) with x not I (distinct pieces of a bag), plus (I, y) for any y.
+        assert_eq!(queues.len(), 6 + 6);
+        assert_eq!(set.count_range(0, 6), 6); // (I, y), y in O T S Z J L... any but I
+    }
+}
