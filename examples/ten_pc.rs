@@ -10,6 +10,8 @@
 //! 0 to 6); `-K/--kicks srs|srs+|none|PATH` (srs); `-d/--drop softdrop|harddrop|180`;
 //! `--no-hold`; `--endless` (play on after a failed PC until `--pieces N` pieces (1000)
 //! and report the streaks); `--exact N` (the exact solver decides from N pieces left, 8);
+//! `--layered N` (9; 0 off): with N pieces left or fewer, the exact solver decides also when
+//! its layered search answers (the hold slot filled);
 //! `--clairvoyant N` (9; 0 off) and `--clairvoyant-states S` (3000000): with N pieces left
 //! or fewer, moves are ranked by their clairvoyant chance within S search states;
 //! `--carry` (once every piece of a PC is in view, play the move that leaves the best piece
@@ -65,6 +67,7 @@ struct Settings {
     endless: bool,
     pieces: u64,
     exact: u32,
+    layered: u32,
     samples: usize,
     states: u64,
     candidates: usize,
@@ -81,6 +84,7 @@ fn play(seed: u64, s: &Settings) -> Played {
     let mut player = PcPlayer::new(s.rules.clone(), s.preview)
         .unwrap_or_else(|e| fail(e))
         .with_exact_from(s.exact)
+        .with_layered_from(s.layered)
         .with_samples(s.samples)
         .with_search_states(s.states)
         .with_candidates(s.candidates)
@@ -186,6 +190,7 @@ fn main() {
             u64::MAX
         },
         exact: number(&args, &["--exact"], 8),
+        layered: number(&args, &["--layered"], 9),
         samples: number(&args, &["--samples"], 8),
         states: number(&args, &["--states"], 4000),
         candidates: number(&args, &["--candidates"], 8),

@@ -218,12 +218,15 @@ pub(crate) fn applies(node: &Decision<'_>, hold: bool, lower_clears: bool) -> bo
 type State = (u128, u8);
 
 /// The values of the root's moves, or `None` when the layered search does not apply.
+/// With `stop_when_certain`, the search stops at the first move that wins every
+/// continuation: the moves not reached are missing (valued 0), and the best value is right.
 pub(crate) fn root_values(
     known: &KnownSolver<'_>,
     orders: &mut OrderMemo,
     node: &Decision<'_>,
     hold: bool,
     lower_clears: bool,
+    stop_when_certain: bool,
 ) -> Option<RootValues> {
     let (m, last) = shape(node, hold, lower_clears)?;
     let conts = Continuations::new(node.bag, m);
@@ -259,6 +262,9 @@ pub(crate) fn root_values(
             search.sums(1, child).iter().sum()
         };
         values.insert(child, won);
+        if stop_when_certain && won as usize == search.conts.count {
+            break;
+        }
     }
     Some(RootValues {
         values,

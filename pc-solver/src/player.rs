@@ -8,8 +8,11 @@
 //!   by the adaptive [`Solver`]: the move with the best exact chance with the player's
 //!   preview. The solver is kept for the whole game, so the later decisions of a PC reuse
 //!   what the first exact one learned.
-//! - **Clairvoyant**: just before that ([`PcPlayer::with_clairvoyant`], 9 pieces left by
-//!   default, where the exact chance takes seconds), the move whose field clears the most
+//!   With 9 pieces left ([`PcPlayer::with_layered_from`]) the solver's layered search
+//!   decides exactly too when the hold slot is filled (about a second).
+//! - **Clairvoyant**: otherwise just before that ([`PcPlayer::with_clairvoyant`], 9 pieces
+//!   left by default, where the depth-first exact chance takes seconds), the move whose
+//!   field clears the most
 //!   of the bag's continuations with the whole queue known, counted exactly by one search
 //!   per piece before the last two unknown ones, within a budget of search states.
 //! - **Sampled**: earlier in a PC (the first decision from an empty field), or when the
@@ -96,6 +99,7 @@ pub struct PcPlayer {
     memo: KnownMemo,
     fallback: Evaluator,
     exact_from: u32,
+    layered_from: u32,
     samples: usize,
     search_states: u64,
     candidates: usize,
@@ -127,6 +131,8 @@ pub const DEFAULT_CLAIRVOYANT: (u32, u64) = (9, 3_000_000);
 pub const DEFAULT_CANDIDATES: usize = 8;
 /// Default [`PcPlayer::with_exact_from`].
 pub const DEFAULT_EXACT_FROM: u32 = 8;
+/// Default [`PcPlayer::with_layered_from`].
+pub const DEFAULT_LAYERED_FROM: u32 = 9;
 
 /// A move tried by the clairvoyant and sampled decisions.
 struct Candidate<'v> {
@@ -163,6 +169,7 @@ impl PcPlayer {
             memo: KnownMemo::default(),
             fallback: Evaluator::default(),
             exact_from: DEFAULT_EXACT_FROM,
+            layered_from: DEFAULT_LAYERED_FROM,
             samples: DEFAULT_SAMPLES,
             search_states: DEFAULT_SEARCH_STATES,
             candidates: DEFAULT_CANDIDATES,
@@ -184,6 +191,17 @@ impl PcPlayer {
     /// 3.5 s, with 9 7 to 26 s for one position and up to 222 s in games).
     pub fn with_exact_from(mut self, pieces: u32) -> PcPlayer {
         self.exact_from = pieces.min(10);
+        self
+    }
+
+    /// With more than [`PcPlayer::with_exact_from`] pieces left and at most `pieces` (9 by
+    /// default, at most 10; 0 turns it off), the exact solver decides when its layered
+    /// search answers the decision: the hold slot is filled and three or four pieces are
+    /// not revealed yet ([`Solver::with_layered`]). With 9 pieces left that took 1.2 s in
+    /// the `recommend` example; with an empty hold slot the depth-first search could take
+    /// minutes, so such decisions stay clairvoyant or sampled. With 10, about 16 s.
+    pub fn with_layered_from(mut self, pieces: u32) -> PcPlayer {
+        self.layered_from = pieces.min(10);
         self
     }
 
@@ -313,6 +331,10 @@ impl PcPlayer {
             let found = self.exact_move(view, line).ok().flatten();
             return found.map(|m| (m, DecisionKind::Exact));
         }
+        if needed <= self.layered_from && self.layered_applies(view, field) {
+            let found = self.exact_move(view, line).ok().flatten();
+            return found.map(|m| (m, DecisionKind::Exact));
+        }
         if needed <= self.attempt_from {
             // The exact answer if it comes within the work limit; a chance of 0 gives up.
             self.solver.set_work_limit(Some(self.attempt_decisions));
@@ -329,6 +351,20 @@ impl PcPlayer {
         }
         self.sampled_move(view, field)
             .map(|m| (m, DecisionKind::Sampled))
+    }
+
+    /// Whether the solver's layered search answers this decision.
+    fn layered_applies(&self, view: &GameView<'_>, field: PcField) -> bool {
+        let mut queue = vec![view.current];
+        queue.extend_from_slice(view.preview);
+        let decision = crate::layered::Decision {
+            field,
+            hold: view.hold,
+            queue: &queue,
+            bag: view.bag.remaining().bits(),
+            can_hold: true,
+        };
+        crate::layered::applies(&decision, self.rules.hold, false)
     }
 
     /// The move whose child clears the most continuations of the bag with the whole queue

@@ -845,6 +845,16 @@ fn the_layered_search_equals_the_depth_first_search() {
                 solver(&rules, preview, false).chance(&position).unwrap(),
                 layered.chance
             );
+            // The best move alone (the search stops at a certain move) has the best chance.
+            let best = solver(&rules, preview, false).best_move(&position).unwrap();
+            assert_eq!(best.chance, layered.chance);
+            if let Some(m) = best.best {
+                let ranked = layered
+                    .moves
+                    .iter()
+                    .find(|r| r.hold == m.hold && r.placement.same_cells(&m.placement));
+                assert_eq!(ranked.map(|r| r.chance), Some(layered.chance));
+            }
             checked += layered.moves.len();
             won += layered.moves.iter().filter(|m| !m.chance.is_zero()).count();
             partly += layered

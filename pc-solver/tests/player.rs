@@ -44,10 +44,12 @@ fn a_whole_challenge_is_legal_and_replays() {
     let stats = p.stats();
     assert_eq!((stats.fallback, stats.abandoned), (0, 0));
     assert_eq!(stats.exact + stats.clairvoyant + stats.sampled, 100);
-    // Each PC: 10 pieces, the last 8 decided exactly, the one before by the clairvoyant
-    // chance unless its search ran out of states.
-    assert_eq!(stats.exact, 80);
-    assert!(stats.clairvoyant > 0 && stats.clairvoyant <= 10);
+    // Each PC: 10 pieces, the last 8 decided exactly, the one before exactly too when the
+    // hold slot is filled (the layered search), else by the clairvoyant chance unless its
+    // search ran out of states; the first one sampled.
+    assert!(stats.exact > 80, "{stats:?}");
+    assert!(stats.exact + stats.clairvoyant <= 90, "{stats:?}");
+    assert!(stats.sampled >= 10, "{stats:?}");
     let record: GameRecord = game.record().to_string().parse().unwrap();
     assert_eq!(record.replay().unwrap().board(), game.board());
 }

@@ -241,7 +241,13 @@ impl Engine<'_> {
 
     /// Every move at the root with its exact value by the layered search (see
     /// [`super::layered`]), when it applies to the node.
-    pub(super) fn rank_layered(&mut self, node: &Node) -> Option<Vec<(bool, Placement, Ratio)>> {
+    /// With `best_only`, only the best value is exact: the search stops at the first move
+    /// that is certain to make the PC, and the moves it did not reach get 0.
+    pub(super) fn rank_layered(
+        &mut self,
+        node: &Node,
+        best_only: bool,
+    ) -> Option<Vec<(bool, Placement, Ratio)>> {
         let decision = layered::Decision {
             field: node.field,
             hold: node.hold,
@@ -258,6 +264,7 @@ impl Engine<'_> {
             &decision,
             self.hold,
             self.goal.lower_clears,
+            best_only,
         )?;
         let ranked = self
             .moves(node)

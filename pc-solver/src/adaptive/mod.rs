@@ -195,7 +195,10 @@ impl Solver {
     /// one backward pass. On by default; off, the depth-first search answers every
     /// decision, as it does anyway while a work limit is set. Values are the same either
     /// way (tested); only the time differs: from the empty field with the hold and six
-    /// pieces in view, about 16 s against over two minutes for the best move alone.
+    /// pieces in view, about 16 s against over two minutes for the best move alone. Its
+    /// tables of states live for one call (the fills of fields it finds are kept with the
+    /// solver's other tables, within [`Solver::with_memory_limit`]); that call peaked at
+    /// 489 MiB of resident memory for the whole process.
     ///
     /// ```
     /// use pc_bag::PieceSet;
@@ -284,7 +287,7 @@ impl Solver {
         if engine.goal.reached(&node.field) {
             return Ok(Ratio::ONE);
         }
-        match engine.rank_layered(&node) {
+        match engine.rank_layered(&node, true) {
             Some(ranked) => Ok(best_of(&ranked)),
             None => engine.value(&node),
         }
@@ -318,7 +321,7 @@ impl Solver {
         let board = *node.field.board();
         let clear_line = node.field.height();
         let mut engine = self.engine();
-        let found = match engine.rank_layered(&node) {
+        let found = match engine.rank_layered(&node, true) {
             Some(ranked) => engine::BestAtRoot {
                 value: best_of(&ranked),
                 chosen: ranked
@@ -361,7 +364,7 @@ impl Solver {
         let clear_line = node.field.height();
         let carries = Carries::new(&node, position, self.rules.hold);
         let mut engine = self.engine();
-        let (mut ranked, chance) = match engine.rank_layered(&node) {
+        let (mut ranked, chance) = match engine.rank_layered(&node, false) {
             Some(ranked) => {
                 let best = best_of(&ranked);
                 (ranked, best)
