@@ -10,6 +10,10 @@
 //! Below the root only the best move of a position matters, so a move is dropped as soon
 //! as its revealed pieces cannot lift its average above the best move found so far (the
 //! "Star1" cut of expectimax). Every value that is stored is exact.
+//!
+//! The first decisions of a PC (three or four pieces not revealed yet, the hold slot
+//! filled) go to the layered search of [`crate::layered`] instead, which values every move
+//! in one walk over the states the pieces in view reach.
 
 mod engine;
 
