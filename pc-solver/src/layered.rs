@@ -52,6 +52,15 @@ impl ContSet {
         self.0[i / 64] |= 1 << (i % 64);
     }
 
+    /// The continuations `0..count`: every one of a set of `count`.
+    fn first(count: usize) -> ContSet {
+        let mut set = ContSet::EMPTY;
+        for i in 0..count {
+            set.insert(i);
+        }
+        set
+    }
+
     fn union_with(&mut self, other: &ContSet) {
         for (a, b) in self.0.iter_mut().zip(&other.0) {
             *a |= b;
@@ -236,10 +245,7 @@ pub(crate) fn root_values(
         sequence.extend(node.hold);
     }
     sequence.extend_from_slice(node.queue);
-    let mut full = ContSet::EMPTY;
-    for i in 0..conts.count {
-        full.insert(i);
-    }
+    let full = ContSet::first(conts.count);
     let mut search = Search {
         known,
         orders,
@@ -325,10 +331,7 @@ pub(crate) fn clairvoyant_answers(
         codes.dedup();
         for chunk in codes.chunks(MAX_CONTINUATIONS) {
             let conts = Continuations::from_codes(chunk, m);
-            let mut full = ContSet::EMPTY;
-            for i in 0..conts.count {
-                full.insert(i);
-            }
+            let full = ContSet::first(conts.count);
             let hold_slot = if hold { known_part[0].index() as u8 } else { 7 };
             let wins = match shared.take() {
                 Some((same, wins)) if same == chunk && memo_len(&wins) < SHARED_LIMIT => wins,
@@ -524,11 +527,13 @@ impl Search<'_, '_> {
         let mut set = ContSet::EMPTY;
         let m = self.m;
         for &order in &self.orders.orders[start as usize..(start + len) as usize] {
-            let digits: Vec<u8> = (0..m)
-                .map(|j| (order >> (3 * (m - 1 - j)) & 7) as u8)
-                .collect();
+            let mut digits = [0u8; MAX_UNKNOWN];
+            for (j, d) in digits[..m].iter_mut().enumerate() {
+                *d = (order >> (3 * (m - 1 - j)) & 7) as u8;
+            }
+            let digits = &digits[..m];
             if self.hold {
-                queues_for(&digits, held, 0, 0, &self.conts, &mut set);
+                queues_for(digits, held, 0, 0, &self.conts, &mut set);
             } else {
                 let i = self.conts.index_of[order as usize];
                 if i != u16::MAX {
