@@ -134,20 +134,24 @@ const PARALLEL_MIN_SEQUENCES: usize = 32;
 /// Whether each queue can clear the problem's field, in order. When the queues are
 /// searched one by one (not by a shared automaton) and `threads` > 1, `threads` workers,
 /// each with its own memo, take runs of consecutive queues (which share most states).
+/// Every queue's answer by the layered search ([`clairvoyant_answers`]), or `None` where
+/// it does not take the queues.
+fn layered_answers(problem: &PcProblem, queues: &[Vec<Piece>]) -> Option<Vec<bool>> {
+    let rules = problem.rules();
+    let mut memo = KnownMemo::default();
+    let goal = Goal {
+        lower_clears: false,
+    };
+    let known = KnownSolver::new(rules.generator(), rules.hold, goal, &mut memo);
+    let mut orders = OrderMemo::default();
+    clairvoyant_answers(&known, &mut orders, *problem.field(), rules.hold, queues)
+}
+
 fn check_all(problem: &PcProblem, queues: &[Vec<Piece>], threads: usize) -> Vec<bool> {
     if problem.pieces_needed() > AUTOMATON_MAX_PIECES {
         // Fields needing many pieces: one layered search per known prefix answers every
         // queue that shares it.
-        let rules = problem.rules();
-        let mut memo = KnownMemo::default();
-        let goal = Goal {
-            lower_clears: false,
-        };
-        let known = KnownSolver::new(rules.generator(), rules.hold, goal, &mut memo);
-        let mut orders = OrderMemo::default();
-        if let Some(answers) =
-            clairvoyant_answers(&known, &mut orders, *problem.field(), rules.hold, queues)
-        {
+        if let Some(answers) = layered_answers(problem, queues) {
             return answers;
         }
     }
@@ -251,20 +255,7 @@ mod tests {
                 .iter()
                 .map(|seq| seq.iter().map(srs_piece).collect())
                 .collect();
-            let rules = problem.rules();
-            let mut memo = KnownMemo::default();
-            let goal = Goal {
-                lower_clears: false,
-            };
-            let known = KnownSolver::new(rules.generator(), rules.hold, goal, &mut memo);
-            let layered = clairvoyant_answers(
-                &known,
-                &mut OrderMemo::default(),
-                *problem.field(),
-                rules.hold,
-                &queues,
-            )
-            .expect("the layered search answers");
+            let layered = layered_answers(&problem, &queues).expect("the layered search answers");
             assert_eq!(layered, check_all(&problem, &queues, 1));
             let mut searcher = Searcher::new(&problem);
             let one_by_one: Vec<bool> = queues
