@@ -12,6 +12,9 @@
 //! and report the streaks); `--exact N` (the exact solver decides from N pieces left, 8);
 //! `--layered N` (9; 0 off): with N pieces left or fewer, the exact solver decides also when
 //! its layered search answers (the hold slot filled);
+//! `--guided N` (0, off) and `--guided-moves K` (2): with N pieces left or fewer (10 for the
+//! first decision of a PC) and the layered search answering, the first K moves of the
+//! sampled ranking are valued exactly and the best of them is played;
 //! `--clairvoyant N` (9; 0 off) and `--clairvoyant-states S` (3000000): with N pieces left
 //! or fewer, moves are ranked by their clairvoyant chance within S search states;
 //! `--carry` (once every piece of a PC is in view, play the move that leaves the best piece
@@ -57,6 +60,7 @@ struct Played {
     fallback: u64,
     decision_ms: Vec<f64>,
     exact: u64,
+    guided: u64,
     clairvoyant: u64,
     sampled: u64,
 }
@@ -68,6 +72,7 @@ struct Settings {
     pieces: u64,
     exact: u32,
     layered: u32,
+    guided: (u32, usize),
     samples: usize,
     states: u64,
     candidates: usize,
@@ -85,6 +90,7 @@ fn play(seed: u64, s: &Settings) -> Played {
         .unwrap_or_else(|e| fail(e))
         .with_exact_from(s.exact)
         .with_layered_from(s.layered)
+        .with_guided(s.guided.0, s.guided.1)
         .with_samples(s.samples)
         .with_search_states(s.states)
         .with_candidates(s.candidates)
@@ -157,6 +163,7 @@ fn play(seed: u64, s: &Settings) -> Played {
     }
     let stats = player.stats();
     out.exact = stats.exact;
+    out.guided = stats.guided;
     out.clairvoyant = stats.clairvoyant;
     out.sampled = stats.sampled;
     out
@@ -191,6 +198,10 @@ fn main() {
         },
         exact: number(&args, &["--exact"], 8),
         layered: number(&args, &["--layered"], 9),
+        guided: (
+            number(&args, &["--guided"], 0),
+            number(&args, &["--guided-moves"], 2),
+        ),
         samples: number(&args, &["--samples"], 8),
         states: number(&args, &["--states"], 4000),
         candidates: number(&args, &["--candidates"], 8),
@@ -287,6 +298,7 @@ fn main() {
     let longest = streaks.iter().copied().max().unwrap_or(0);
     let fallback: u64 = results.iter().map(|p| p.fallback).sum();
     let exact: u64 = results.iter().map(|p| p.exact).sum();
+    let guided: u64 = results.iter().map(|p| p.guided).sum();
     let clairvoyant: u64 = results.iter().map(|p| p.clairvoyant).sum();
     let sampled: u64 = results.iter().map(|p| p.sampled).sum();
     let mut ms: Vec<f64> = results
@@ -328,7 +340,7 @@ fn main() {
             "{{\"games\": {games}, \"seed\": {seed}, \"endless\": {endless}, \"ten_pc\": {ten}, \
              \"ten_pc_rate\": {:.4}, \"per_phase\": [{}], \"mean_streak\": {mean_streak:.3}, \
              \"longest_streak\": {longest}, \"fallback_moves\": {fallback}, \
-             \"decisions\": {{\"exact\": {exact}, \"clairvoyant\": {clairvoyant}, \"sampled\": {sampled}, \"fallback\": {fallback}}}, \
+             \"decisions\": {{\"exact\": {exact}, \"guided\": {guided}, \"clairvoyant\": {clairvoyant}, \"sampled\": {sampled}, \"fallback\": {fallback}}}, \
              \"decision_ms\": {{\"median\": {median:.3}, \"p99\": {p99:.3}, \"max\": {max:.3}}}, \
              \"seconds\": {seconds:.1}}}",
             ten as f64 / n,
@@ -373,7 +385,7 @@ fn main() {
         );
     }
     println!(
-        "fallback moves: {fallback}; exact decisions {exact}, clairvoyant {clairvoyant}, sampled {sampled}"
+        "fallback moves: {fallback}; exact decisions {exact}, guided {guided}, clairvoyant {clairvoyant}, sampled {sampled}"
     );
     println!(
         "decision time: median {median:.2} ms, p99 {p99:.1} ms, max {max:.1} ms ({} decisions)",

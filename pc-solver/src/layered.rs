@@ -162,6 +162,11 @@ pub(crate) struct RootValues {
 }
 
 impl RootValues {
+    /// The continuations won after a move to `state`, if the search valued it.
+    pub(crate) fn get(&self, state: State) -> Option<u64> {
+        self.values.get(&state).map(|&v| u64::from(v))
+    }
+
     /// The continuations won after a move to `field` with `hold` in the slot (of
     /// [`RootValues::count`]): 0 for a state that cannot make a PC.
     pub(crate) fn value(&self, field: &PcField, hold: Option<Piece>) -> u64 {
@@ -224,11 +229,13 @@ pub(crate) fn applies(node: &Decision<'_>, hold: bool, lower_clears: bool) -> bo
 }
 
 /// A state of a layer: field key and hold slot (a piece index, or 7 for none).
-type State = (u128, u8);
+pub(crate) type State = (u128, u8);
 
 /// The values of the root's moves, or `None` when the layered search does not apply.
 /// With `stop_when_certain`, the search stops at the first move that wins every
 /// continuation: the moves not reached are missing (valued 0), and the best value is right.
+/// With `only`, just those states of layer 1 (what moves lead to: field key, hold slot)
+/// are valued, in that order; the others are missing.
 pub(crate) fn root_values(
     known: &KnownSolver<'_>,
     orders: &mut OrderMemo,
@@ -236,6 +243,7 @@ pub(crate) fn root_values(
     hold: bool,
     lower_clears: bool,
     stop_when_certain: bool,
+    only: Option<&[State]>,
 ) -> Option<RootValues> {
     let (m, last) = shape(node, hold, lower_clears)?;
     let conts = Continuations::new(node.bag, m);
@@ -261,7 +269,11 @@ pub(crate) fn root_values(
     };
     let root = (node.field.key(), node.hold.map_or(7, |p| p.index() as u8));
     let mut values = AHashMap::new();
-    for child in search.children(0, root) {
+    let children = match only {
+        Some(states) => states.to_vec(),
+        None => search.children(0, root),
+    };
+    for child in children {
         let won = if m == 1 {
             search.wins(1, child).count_range(0, search.conts.count)
         } else {
@@ -450,6 +462,34 @@ impl Search<'_, '_> {
         out
     }
 
+    /// The states of layer `k + 1` that can still make a PC: as [`Search::children`],
+    /// but only through placements some cover of the empty cells begins with, so that
+    /// moves that leave cells no pieces can cover are never made.
+    fn covered_children(&self, k: usize, (key, held): State) -> Vec<State> {
+        let field = PcField::from_key(key);
+        let current = self.sequence[k + self.first].index() as u8;
+        let may_hold = self.hold && held != current && held < 7;
+        let mut reach = Reach::new(self.known, &field);
+        let mut out = Vec::new();
+        for p in cover_check(field.height()).first_placements(field.board()) {
+            let piece = p.piece().index() as u8;
+            let hold_after = if piece == current {
+                held
+            } else if may_hold && piece == held {
+                current
+            } else {
+                continue;
+            };
+            if reach.reaches(&p) {
+                let child = field.place(&p);
+                if child.can_be_filled() {
+                    out.push((child.key(), hold_after));
+                }
+            }
+        }
+        out
+    }
+
     /// Whether the pieces left at layer `k` (the hold, the known ones not played, and the
     /// unknown ones) can at least cover the empty cells.
     fn alive(&self, k: usize, (key, held): State) -> bool {
@@ -476,7 +516,7 @@ impl Search<'_, '_> {
             ContSet::EMPTY
         } else {
             let mut set = ContSet::EMPTY;
-            for child in self.children(k, state) {
+            for child in self.covered_children(k, state) {
                 set.union_with(&self.wins(k + 1, child));
                 if set == self.full {
                     break;
@@ -497,7 +537,7 @@ impl Search<'_, '_> {
         let mut row = vec![0u32; self.conts.count / span];
         if self.alive(k, state) {
             let branch = span / self.conts.span[k + 1];
-            for child in self.children(k, state) {
+            for child in self.covered_children(k, state) {
                 if k + 1 == self.m {
                     let set = self.wins(k + 1, child);
                     for (g, best) in row.iter_mut().enumerate() {
@@ -575,6 +615,44 @@ fn queues_for(
     }
 }
 
+/// Whether placements on one field can be reached and lock, generating each piece's
+/// moves at most once (a straight drop needs no generation).
+struct Reach<'f, 's, 'a> {
+    known: &'s KnownSolver<'a>,
+    field: &'f PcField,
+    generated: [Option<pc_srs::MoveSet<u32>>; 7],
+}
+
+impl<'f, 's, 'a> Reach<'f, 's, 'a> {
+    fn new(known: &'s KnownSolver<'a>, field: &'f PcField) -> Self {
+        Reach {
+            known,
+            field,
+            generated: Default::default(),
+        }
+    }
+
+    fn reaches(&mut self, p: &pc_srs::Placement) -> bool {
+        let (board, height) = (self.field.board(), self.field.height());
+        if pc_srs::drops_straight(board, p, height) {
+            return true;
+        }
+        if !p.rests_on(board) {
+            return false;
+        }
+        let piece = p.piece();
+        let known = self.known;
+        self.generated[piece.index()]
+            .get_or_insert_with(|| {
+                known
+                    .generator
+                    .placements(board, piece, height)
+                    .expect("a valid field stays valid")
+            })
+            .contains(p)
+    }
+}
+
 impl OrderMemo {
     /// Forgets every field.
     pub(crate) fn clear(&mut self) {
@@ -612,12 +690,9 @@ impl OrderMemo {
             n,
         ) {
             // Only the placements some cover of the cells begins with can start a fill.
+            let mut reach = Reach::new(known, &field);
             for p in cover_check(field.height()).first_placements(field.board()) {
-                let reachable = known
-                    .generator
-                    .is_reachable(field.board(), &p, field.height())
-                    .unwrap_or(false);
-                if !reachable {
+                if !reach.reaches(&p) {
                     continue;
                 }
                 let head = (p.piece().index() as u16) << (3 * (n - 1));

@@ -1,7 +1,8 @@
 //! `../shared/testdata/sfinder/orders/noperfect.txt`: the 11-piece sequences (hold + 10)
 //! with no 4-line PC from the empty field under SRS, soft drop and hold. CI checks a seeded
 //! sample of them and of other 7-bag windows (which all have one); the full lists run with
-//! `cargo test -p pc-solver --release --test noperfect -- --ignored`.
+//! `cargo test -p pc-solver --release --test noperfect -- --ignored` (`PC_PART=k/n` runs every
+//! n-th sequence from the k-th, for n processes side by side).
 
 use pc_bitboard::Board32;
 use pc_solver::{PcProblem, Rules, Searcher};
@@ -105,8 +106,27 @@ fn seeded_sample() {
     check(&sample(&noperfect(), 20, 7), &others(20, 1));
 }
 
+/// With `PC_PART=k/n`, every n-th item from the k-th (0-based), so that the full lists can
+/// run as n processes side by side; all of them without it.
+fn part<T>(items: Vec<T>) -> Vec<T> {
+    let Ok(spec) = std::env::var("PC_PART") else {
+        return items;
+    };
+    let (k, n) = spec
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)))
+        .filter(|&(k, n)| k < n)
+        .unwrap_or_else(|| panic!("PC_PART={spec}: expected k/n with k < n"));
+    items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % n == k)
+        .map(|(_, item)| item)
+        .collect()
+}
+
 #[test]
 #[ignore]
 fn full_list_and_20000_windows() {
-    check(&noperfect(), &others(20_000, 2));
+    check(&part(noperfect()), &part(others(20_000, 2)));
 }

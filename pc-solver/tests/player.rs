@@ -192,6 +192,40 @@ fn a_queue_without_a_pc_goes_to_the_fallback_either_way() {
 }
 
 #[test]
+fn a_guided_decision_plays_the_best_of_the_moves_it_values() {
+    // 9 pieces left with O held: decided by the layered search, or with it turned off
+    // here, by the exact chances of the sampled ranking's first moves.
+    let rules = Rules::default();
+    let view = GameView {
+        hold: Some(Piece::O),
+        ..t_first(&rules, "####......")
+    };
+    let position = pc_solver::Position::new(view.board, view.current)
+        .with_hold(view.hold)
+        .with_preview(view.preview)
+        .with_bag(view.bag.remaining());
+    let best = pc_solver::Solver::new(rules.clone())
+        .with_preview(5)
+        .unwrap()
+        .chance(&position)
+        .unwrap();
+    let guided = |moves| {
+        let mut p = player(0).with_layered_from(8).with_guided(9, moves);
+        p.choose(&view).expect("a move");
+        assert_eq!(p.last_decision(), Some(DecisionKind::Guided));
+        assert_eq!(p.stats().guided, 1);
+        p.last_chance().expect("an exact chance")
+    };
+    // Every move valued: the best chance. The first one alone: no better.
+    assert_eq!(guided(1_000), best);
+    assert!(guided(1) <= best);
+    // Off: the clairvoyant count decides.
+    let mut off = player(0).with_layered_from(8).with_guided(0, 2);
+    off.choose(&view).expect("a move");
+    assert_ne!(off.last_decision(), Some(DecisionKind::Guided));
+}
+
+#[test]
 fn previews_beyond_the_solver_are_refused() {
     assert!(PcPlayer::new(Rules::default(), 7).is_err());
 }

@@ -10,6 +10,21 @@ use ahash::AHashMap;
 use pc_bitboard::Board32;
 use pc_srs::Placement;
 
+/// What [`CoverCheck::first_placements`] needs while it runs, kept per thread.
+#[derive(Default)]
+struct Scratch {
+    /// Regions already searched: whether each has a cover.
+    memo: AHashMap<u128, bool>,
+    /// By table index: whether a cover uses the placement.
+    used: Vec<bool>,
+    /// The indices marked in `used`.
+    marked: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
 /// A quick yes-or-no form of the fill graph: can the empty cells of a field below the
 /// clear line be covered by at most the pieces of a budget?
 ///
@@ -128,37 +143,48 @@ impl CoverCheck {
         if empty.count_ones() % 4 != 0 {
             return Vec::new();
         }
-        let mut memo = AHashMap::new();
-        let mut used = vec![false; self.placements.len()];
-        self.mark(empty, &mut memo, &mut used);
-        used.iter()
-            .zip(&self.table)
-            .filter(|&(&u, p)| u && !p.is_split())
-            .filter_map(|(_, p)| p.placement_after_clears(0))
-            .collect()
+        // The scratch space of one thread, reused: this runs millions of times a search.
+        SCRATCH.with_borrow_mut(|scratch| {
+            scratch.memo.clear();
+            scratch.used.clear();
+            scratch.used.resize(self.placements.len(), false);
+            scratch.marked.clear();
+            self.mark(empty, scratch);
+            scratch.marked.sort_unstable();
+            scratch
+                .marked
+                .iter()
+                .map(|&i| &self.table[i as usize])
+                .filter(|p| !p.is_split())
+                .filter_map(|p| p.placement_after_clears(0))
+                .collect()
+        })
     }
 
-    /// Whether `empty` has a cover, marking in `used` every placement of every cover.
-    /// A sub-region met again is answered from `memo`: its placements were marked the
+    /// Whether `empty` has a cover, marking every placement of every cover. A
+    /// sub-region met again is answered from the memo: its placements were marked the
     /// first time, and every region searched is reached from the whole by placements
     /// of a cover, so they belong to covers of the whole too.
-    fn mark(&self, empty: u128, memo: &mut AHashMap<u128, bool>, used: &mut [bool]) -> bool {
+    fn mark(&self, empty: u128, scratch: &mut Scratch) -> bool {
         if empty == 0 {
             return true;
         }
-        if let Some(&known) = memo.get(&empty) {
+        if let Some(&known) = scratch.memo.get(&empty) {
             return known;
         }
         let cell = empty.trailing_zeros() as usize;
         let mut any = false;
         for i in self.first[cell] as usize..self.first[cell + 1] as usize {
             let mask = self.placements[i].0;
-            if mask & !empty == 0 && self.mark(empty & !mask, memo, used) {
-                used[i] = true;
+            if mask & !empty == 0 && self.mark(empty & !mask, scratch) {
+                if !scratch.used[i] {
+                    scratch.used[i] = true;
+                    scratch.marked.push(i as u32);
+                }
                 any = true;
             }
         }
-        memo.insert(empty, any);
+        scratch.memo.insert(empty, any);
         any
     }
 

@@ -127,6 +127,13 @@ struct Afterwards {
     can_hold: bool,
 }
 
+impl Afterwards {
+    /// The state of the layered search the move leads to.
+    fn state(&self) -> layered::State {
+        (self.field.key(), self.hold.map_or(7, |p| p.index() as u8))
+    }
+}
+
 impl Engine<'_> {
     /// The exact value of a decision whose field is not a PC.
     pub(super) fn value(&mut self, node: &Node) -> Result<Ratio, SolverError> {
@@ -248,24 +255,8 @@ impl Engine<'_> {
         node: &Node,
         best_only: bool,
     ) -> Option<Vec<(bool, Placement, Ratio)>> {
-        let decision = layered::Decision {
-            field: node.field,
-            hold: node.hold,
-            queue: node.queue.as_slice(),
-            bag: node.bag,
-            can_hold: node.can_hold,
-        };
-        if !self.layered || !layered::applies(&decision, self.hold, self.goal.lower_clears) {
-            return None;
-        }
-        let values = layered::root_values(
-            &self.known,
-            self.orders,
-            &decision,
-            self.hold,
-            self.goal.lower_clears,
-            best_only,
-        )?;
+        let decision = self.layered_decision(node)?;
+        let values = self.layered_values(&decision, best_only, None)?;
         let ranked = self
             .moves(node)
             .into_iter()
@@ -279,6 +270,84 @@ impl Engine<'_> {
             })
             .collect();
         Some(ranked)
+    }
+
+    /// The node as the layered search sees it, when the search is on and applies.
+    fn layered_decision<'n>(&self, node: &'n Node) -> Option<layered::Decision<'n>> {
+        let decision = layered::Decision {
+            field: node.field,
+            hold: node.hold,
+            queue: node.queue.as_slice(),
+            bag: node.bag,
+            can_hold: node.can_hold,
+        };
+        (self.layered && layered::applies(&decision, self.hold, self.goal.lower_clears))
+            .then_some(decision)
+    }
+
+    /// [`layered::root_values`] with this engine's tables and rules.
+    fn layered_values(
+        &mut self,
+        decision: &layered::Decision<'_>,
+        stop_when_certain: bool,
+        only: Option<&[layered::State]>,
+    ) -> Option<layered::RootValues> {
+        layered::root_values(
+            &self.known,
+            self.orders,
+            decision,
+            self.hold,
+            self.goal.lower_clears,
+            stop_when_certain,
+            only,
+        )
+    }
+
+    /// The exact values of the given moves of the node by the layered search, tried in
+    /// that order and stopping after the first certain one (the moves after it, and moves
+    /// the node does not have, get `None`); `None` when the layered search does not apply.
+    pub(super) fn values_of(
+        &mut self,
+        node: &Node,
+        wanted: &[(bool, Placement)],
+    ) -> Option<Vec<Option<Ratio>>> {
+        let decision = self.layered_decision(node)?;
+        let moves = self.moves(node);
+        let after = |m: &(bool, Placement)| {
+            moves
+                .iter()
+                .find(|(hold, placement, _)| (*hold, *placement) == *m)
+                .map(|(_, _, a)| a.as_ref().map(|a| a.state()))
+        };
+        // A move that makes the PC at once is certain: nothing after it is tried.
+        let mut states = Vec::new();
+        for m in wanted {
+            match after(m) {
+                Some(None) => break,
+                Some(Some(state)) => states.push(state),
+                None => {}
+            }
+        }
+        let values = self.layered_values(&decision, true, Some(&states))?;
+        let mut certain = false;
+        let out = wanted
+            .iter()
+            .map(|m| {
+                if certain {
+                    return None;
+                }
+                let v = match after(m)? {
+                    None => Ratio::ONE,
+                    Some(state) => {
+                        let v = values.get(state)?;
+                        Ratio::new(v, values.count).expect("a bag has a continuation")
+                    }
+                };
+                certain = v == Ratio::ONE;
+                Some(v)
+            })
+            .collect();
+        Some(out)
     }
 
     /// The best placement at the root found with the same cut-offs as below it (only the

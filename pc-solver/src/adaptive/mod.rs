@@ -199,10 +199,10 @@ impl Solver {
     /// one backward pass. On by default; off, the depth-first search answers every
     /// decision, as it does anyway while a work limit is set. Values are the same either
     /// way (tested); only the time differs: from the empty field with the hold and six
-    /// pieces in view, about 16 s against over two minutes for the best move alone. Its
+    /// pieces in view, about 9 s against over two minutes for the best move alone. Its
     /// tables of states live for one call (the fills of fields it finds are kept with the
     /// solver's other tables, within [`Solver::with_memory_limit`]); that call peaked at
-    /// 489 MiB of resident memory for the whole process.
+    /// 311 MB of resident memory for the whole process.
     ///
     /// ```
     /// use pc_bag::PieceSet;
@@ -282,6 +282,20 @@ impl Solver {
         self.known.clear();
         self.values.clear();
         self.orders.clear();
+    }
+
+    /// The exact chances of some of the position's moves (hold pressed, placement), tried
+    /// in the order given and stopping after the first one that is certain: the moves
+    /// after it, and moves the position does not have, get `None`. `Ok(None)` when the
+    /// layered search does not answer the position (see [`Solver::with_layered`]). One
+    /// move costs a fraction of [`Solver::recommend`]'s full ranking.
+    pub(crate) fn chances_of(
+        &mut self,
+        position: &Position,
+        moves: &[(bool, Placement)],
+    ) -> Result<Option<Vec<Option<Ratio>>>, SolverError> {
+        let node = self.root(position)?;
+        Ok(self.engine().values_of(&node, moves))
     }
 
     /// The chance of a perfect clear from the position with best play.
