@@ -1,5 +1,6 @@
 //! pc-solver: sfinder's percent on the three public openers, a known 11-piece queue from
-//! the empty field, and 21 seeded 7-bag queues one by one (for the median over queues).
+//! the empty field (one solution, and all of them), and 21 seeded 7-bag queues one by one
+//! (for the median over queues).
 //! Results are asserted before timing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -63,6 +64,13 @@ fn bench_known_queue(c: &mut Criterion) {
             )
         })
     });
+    let all = Searcher::new(&empty).count_solutions(None, &queue);
+    assert!(all > 1);
+    group.sample_size(10);
+    group.bench_function(
+        format!("empty 4-line, 11 pieces, all {all} solutions (cold)"),
+        |b| b.iter(|| black_box(Searcher::new(&empty).count_solutions(None, black_box(&queue)))),
+    );
     group.finish();
 }
 
