@@ -12,9 +12,10 @@
 //! and report the streaks); `--exact N` (the exact solver decides from N pieces left, 8);
 //! `--layered N` (9; 0 off): with N pieces left or fewer, the exact solver decides also when
 //! its layered search answers (the hold slot filled);
-//! `--guided N` (0, off) and `--guided-moves K` (2): with N pieces left or fewer (10 for the
-//! first decision of a PC) and the layered search answering, the first K moves of the
-//! sampled ranking are valued exactly and the best of them is played;
+//! `--guided N` (10; 0 off) and `--guided-moves K` (2): with N pieces left or fewer (10 for
+//! the first decision of a PC) and the layered search answering, the first K moves of the
+//! sampled ranking are valued exactly and the best of them is played, within
+//! `--guided-states S` (250000) search states;
 //! `--clairvoyant N` (9; 0 off) and `--clairvoyant-states S` (3000000): with N pieces left
 //! or fewer, moves are ranked by their clairvoyant chance within S search states;
 //! `--carry` (once every piece of a PC is in view, play the move that leaves the best piece
@@ -44,6 +45,9 @@ use pc_solver::game::{Game, GameConfig, Player};
 use pc_solver::{DecisionKind, PcPlayer, Rules};
 use pc_srs::Piece;
 
+/// The names of the kinds of decision in the output, in the order of `kind_ms`.
+const KINDS: [&str; 5] = ["exact", "guided", "clairvoyant", "sampled", "fallback"];
+
 /// The figures of one game.
 #[derive(Default)]
 struct Played {
@@ -59,6 +63,8 @@ struct Played {
     by_hold: [[(u64, u64); 8]; 7],
     fallback: u64,
     decision_ms: Vec<f64>,
+    /// The same per kind of decision, in [`KINDS`] order.
+    kind_ms: [Vec<f64>; 5],
     exact: u64,
     guided: u64,
     clairvoyant: u64,
@@ -73,6 +79,7 @@ struct Settings {
     exact: u32,
     layered: u32,
     guided: (u32, usize),
+    guided_states: u64,
     samples: usize,
     states: u64,
     candidates: usize,
@@ -91,6 +98,7 @@ fn play(seed: u64, s: &Settings) -> Played {
         .with_exact_from(s.exact)
         .with_layered_from(s.layered)
         .with_guided(s.guided.0, s.guided.1)
+        .with_guided_states(s.guided_states)
         .with_samples(s.samples)
         .with_search_states(s.states)
         .with_candidates(s.candidates)
@@ -114,8 +122,18 @@ fn play(seed: u64, s: &Settings) -> Played {
         }
         let started = Instant::now();
         let chosen = player.choose(&view);
-        out.decision_ms
-            .push(started.elapsed().as_secs_f64() * 1000.0);
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        out.decision_ms.push(ms);
+        if let Some(kind) = player.last_decision() {
+            let index = match kind {
+                DecisionKind::Exact => 0,
+                DecisionKind::Guided => 1,
+                DecisionKind::Clairvoyant => 2,
+                DecisionKind::Sampled => 3,
+                DecisionKind::Fallback => 4,
+            };
+            out.kind_ms[index].push(ms);
+        }
         if player.last_decision() == Some(DecisionKind::Fallback) {
             out.fallback += 1;
             if streak > 0 || attempt.is_some() {
@@ -199,9 +217,10 @@ fn main() {
         exact: number(&args, &["--exact"], 8),
         layered: number(&args, &["--layered"], 9),
         guided: (
-            number(&args, &["--guided"], 0),
+            number(&args, &["--guided"], 10),
             number(&args, &["--guided-moves"], 2),
         ),
+        guided_states: number(&args, &["--guided-states"], 250_000),
         samples: number(&args, &["--samples"], 8),
         states: number(&args, &["--states"], 4000),
         candidates: number(&args, &["--candidates"], 8),
@@ -306,6 +325,20 @@ fn main() {
         .flat_map(|p| p.decision_ms.iter().copied())
         .collect();
     ms.sort_by(f64::total_cmp);
+    // Per kind of decision: count, median, 90th percentile, largest.
+    let by_kind: Vec<(&str, usize, f64, f64, f64)> = KINDS
+        .iter()
+        .enumerate()
+        .map(|(i, &name)| {
+            let mut ms: Vec<f64> = results
+                .iter()
+                .flat_map(|p| p.kind_ms[i].iter().copied())
+                .collect();
+            ms.sort_by(f64::total_cmp);
+            let max = ms.last().copied().unwrap_or(0.0);
+            (name, ms.len(), quantile(&ms, 0.5), quantile(&ms, 0.9), max)
+        })
+        .collect();
     let (median, p99, max) = (
         quantile(&ms, 0.5),
         quantile(&ms, 0.99),
@@ -336,15 +369,24 @@ fn main() {
                 )
             })
             .collect();
+        let kinds: Vec<String> = by_kind
+            .iter()
+            .map(|(name, n, median, p90, max)| {
+                format!(
+                    "\"{name}\": {{\"decisions\": {n}, \"median\": {median:.3}, \"p90\": {p90:.3}, \"max\": {max:.3}}}"
+                )
+            })
+            .collect();
         println!(
             "{{\"games\": {games}, \"seed\": {seed}, \"endless\": {endless}, \"ten_pc\": {ten}, \
              \"ten_pc_rate\": {:.4}, \"per_phase\": [{}], \"mean_streak\": {mean_streak:.3}, \
              \"longest_streak\": {longest}, \"fallback_moves\": {fallback}, \
              \"decisions\": {{\"exact\": {exact}, \"guided\": {guided}, \"clairvoyant\": {clairvoyant}, \"sampled\": {sampled}, \"fallback\": {fallback}}}, \
              \"decision_ms\": {{\"median\": {median:.3}, \"p99\": {p99:.3}, \"max\": {max:.3}}}, \
-             \"seconds\": {seconds:.1}}}",
+             \"decision_ms_by_kind\": {{{}}}, \"seconds\": {seconds:.1}}}",
             ten as f64 / n,
-            per_phase.join(", ")
+            per_phase.join(", "),
+            kinds.join(", ")
         );
         return;
     }
@@ -391,4 +433,9 @@ fn main() {
         "decision time: median {median:.2} ms, p99 {p99:.1} ms, max {max:.1} ms ({} decisions)",
         ms.len()
     );
+    for (name, n, median, p90, max) in by_kind.iter().filter(|k| k.1 > 0) {
+        println!(
+            "  {name}: {n} decisions, median {median:.2} ms, p90 {p90:.1} ms, max {max:.1} ms"
+        );
+    }
 }

@@ -99,6 +99,8 @@ struct Continuations {
     /// The index of each sequence by its base-8 code (first piece most significant);
     /// `u16::MAX` for a sequence the bag cannot give.
     index_of: Vec<u16>,
+    /// The most of each piece one sequence has: what a cover may draw.
+    draw_caps: PieceCounts,
 }
 
 impl Continuations {
@@ -113,6 +115,7 @@ impl Continuations {
             count: codes.len(),
             span: Vec::new(),
             index_of,
+            draw_caps: most_of_each(codes, m),
         }
     }
 
@@ -150,8 +153,24 @@ impl Continuations {
             count: codes.len(),
             span,
             index_of,
+            draw_caps: most_of_each(&codes, m),
         }
     }
+}
+
+/// The most of each piece any of the sequences (base-8 codes of `m` pieces) has.
+fn most_of_each(codes: &[usize], m: usize) -> PieceCounts {
+    let mut most = [0u8; 7];
+    for &code in codes {
+        let mut counts = [0u8; 7];
+        for j in 0..m {
+            counts[code >> (3 * j) & 7] += 1;
+        }
+        for (a, c) in most.iter_mut().zip(counts) {
+            *a = (*a).max(c);
+        }
+    }
+    PieceCounts::new(most)
 }
 
 /// The values of the states of layer 1 (the root's moves), by (field key, hold slot).
@@ -235,7 +254,11 @@ pub(crate) type State = (u128, u8);
 /// With `stop_when_certain`, the search stops at the first move that wins every
 /// continuation: the moves not reached are missing (valued 0), and the best value is right.
 /// With `only`, just those states of layer 1 (what moves lead to: field key, hold slot)
-/// are valued, in that order; the others are missing.
+/// are valued, in that order; the others are missing. With `max_states`, the search
+/// stops once it has valued that many states below the root (and fields whose fill
+/// orders it found): the moves valued by then keep their exact values, the rest are
+/// missing.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn root_values(
     known: &KnownSolver<'_>,
     orders: &mut OrderMemo,
@@ -244,6 +267,7 @@ pub(crate) fn root_values(
     lower_clears: bool,
     stop_when_certain: bool,
     only: Option<&[State]>,
+    max_states: Option<u64>,
 ) -> Option<RootValues> {
     let (m, last) = shape(node, hold, lower_clears)?;
     let conts = Continuations::new(node.bag, m);
@@ -266,6 +290,7 @@ pub(crate) fn root_values(
         wins: (0..=last).map(|_| WinsMemo::default()).collect(),
         sums: (0..m).map(|_| AHashMap::new()).collect(),
         conts,
+        states_left: max_states.unwrap_or(u64::MAX),
     };
     let root = (node.field.key(), node.hold.map_or(7, |p| p.index() as u8));
     let mut values = AHashMap::new();
@@ -279,6 +304,10 @@ pub(crate) fn root_values(
         } else {
             search.sums(1, child).iter().sum()
         };
+        if search.states_left == 0 {
+            // Cut short: this move's value is not known.
+            break;
+        }
         values.insert(child, won);
         if stop_when_certain && won as usize == search.conts.count {
             break;
@@ -361,6 +390,7 @@ pub(crate) fn clairvoyant_answers(
                 wins,
                 sums: Vec::new(),
                 conts,
+                states_left: u64::MAX,
             };
             let won = search.wins(0, (field.key(), hold_slot));
             for &i in members {
@@ -413,7 +443,8 @@ impl WinsMemo {
 
 /// The search below the root, depth first with every state's answer remembered per
 /// layer. A state's answer is exact even when its moves are cut short: the search stops
-/// only when no move could add to it.
+/// only when no move could add to it (unless the state budget ran out, see
+/// `states_left`: then the answers are wrong and [`root_values`] drops them).
 struct Search<'s, 'a> {
     known: &'s KnownSolver<'a>,
     orders: &'s mut OrderMemo,
@@ -437,9 +468,22 @@ struct Search<'s, 'a> {
     /// Layers `1..m`, which have seen `k` unknown pieces: for each prefix of `k` pieces,
     /// the continuations the best move wins below it.
     sums: Vec<AHashMap<State, Rc<[u32]>>>,
+    /// How many more states may be valued (fields whose fill orders are found count as
+    /// states too); at 0 every state is valued as lost, so that the search unwinds at
+    /// once (its answers are then wrong and must be dropped).
+    states_left: u64,
 }
 
 impl Search<'_, '_> {
+    /// Counts one more state valued; false once the budget is spent.
+    fn spend_state(&mut self) -> bool {
+        if self.states_left == 0 {
+            return false;
+        }
+        self.states_left -= 1;
+        true
+    }
+
     /// The known pieces not played before layer `k` (its current piece on), as a key.
     fn rest(&self, k: usize) -> u64 {
         crate::known::queue_key(&self.sequence[(k + self.first).min(self.sequence.len())..])
@@ -500,7 +544,12 @@ impl Search<'_, '_> {
                 .into_iter()
                 .chain(self.sequence[k + self.first..].iter().copied()),
         );
-        cover_check(field.height()).can_cover_with_any(field.board(), known_left, self.m as u32)
+        cover_check(field.height()).can_cover_with_drawn(
+            field.board(),
+            known_left,
+            self.m as u32,
+            self.conts.draw_caps,
+        )
     }
 
     /// The continuations a state wins once every unknown piece is seen (layer `k >= m`,
@@ -509,6 +558,9 @@ impl Search<'_, '_> {
         let key = (state, self.rest(k));
         if let Some(set) = self.wins[k].get(&key) {
             return set;
+        }
+        if !self.spend_state() {
+            return ContSet::EMPTY;
         }
         let set = if k == self.last {
             self.leaf(state)
@@ -535,6 +587,9 @@ impl Search<'_, '_> {
         }
         let span = self.conts.span[k];
         let mut row = vec![0u32; self.conts.count / span];
+        if !self.spend_state() {
+            return row.into();
+        }
         if self.alive(k, state) {
             let branch = span / self.conts.span[k + 1];
             for child in self.covered_children(k, state) {
@@ -563,8 +618,24 @@ impl Search<'_, '_> {
     /// The continuations a state of the last layer wins: the queues (hold, then the
     /// unknown pieces) that can place one of the orders filling its field.
     fn leaf(&mut self, (key, held): State) -> ContSet {
-        let (start, len) = self.orders.orders(self.known, PcField::from_key(key));
         let mut set = ContSet::EMPTY;
+        // Most fields here have no fill with the pieces the bag can still give: a cover
+        // check says so far faster than finding every fill order.
+        let field = PcField::from_key(key);
+        let hold_left = PieceCounts::from_pieces((held < 7).then(|| Piece::ALL[held as usize]));
+        if !cover_check(field.height()).can_cover_with_drawn(
+            field.board(),
+            hold_left,
+            self.m as u32,
+            self.conts.draw_caps,
+        ) {
+            return set;
+        }
+        let fields_before = self.orders.runs.len();
+        let (start, len) = self.orders.orders(self.known, field);
+        // The fields whose fill orders were found count against the budget too.
+        let found = (self.orders.runs.len() - fields_before) as u64;
+        self.states_left = self.states_left.saturating_sub(found);
         let m = self.m;
         for &order in &self.orders.orders[start as usize..(start + len) as usize] {
             let mut digits = [0u8; MAX_UNKNOWN];
@@ -684,12 +755,10 @@ impl OrderMemo {
                     .unwrap_or(false)
             });
             found.extend(last.map(|p| p.piece().index() as u16));
-        } else if cover_check(field.height()).can_cover_with_any(
-            field.board(),
-            PieceCounts::ZERO,
-            n,
-        ) {
-            // Only the placements some cover of the cells begins with can start a fill.
+        } else {
+            // Only the placements some cover of the cells begins with can start a fill
+            // (none when the cells have no cover: the leaf checks that first, and a
+            // field a cover's placement leaves has the rest of that cover).
             let mut reach = Reach::new(known, &field);
             for p in cover_check(field.height()).first_placements(field.board()) {
                 if !reach.reaches(&p) {

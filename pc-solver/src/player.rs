@@ -9,16 +9,17 @@
 //!   preview. The solver is kept for the whole game, so the later decisions of a PC reuse
 //!   what the first exact one learned.
 //!   With 9 pieces left ([`PcPlayer::with_layered_from`]) the solver's layered search
-//!   decides exactly too when the hold slot is filled (about a second).
-//! - **Guided** (off by default, [`PcPlayer::with_guided`]): before that, when the hold
-//!   slot is filled, the exact chances of the sampled ranking's first few moves.
+//!   decides exactly too when the hold slot is filled (about 0.3 s).
+//! - **Guided** ([`PcPlayer::with_guided`]): the first decision of a PC when the hold slot
+//!   is filled: the exact chances of the sampled ranking's first two moves, within a
+//!   budget of search states ([`PcPlayer::with_guided_states`]).
 //! - **Clairvoyant**: otherwise just before that ([`PcPlayer::with_clairvoyant`], 9 pieces
 //!   left by default, where the depth-first exact chance takes seconds), the move whose
 //!   field clears the most
 //!   of the bag's continuations with the whole queue known, counted exactly by one search
 //!   per piece before the last two unknown ones, within a budget of search states.
-//! - **Sampled**: earlier in a PC (the first decision from an empty field), or when the
-//!   clairvoyant search runs out of states, each move is tried against a few continuations
+//! - **Sampled**: earlier in a PC (the first decision from an empty field with an empty
+//!   hold slot), or when the clairvoyant or guided search runs out of states, each move is tried against a few continuations
 //!   of the queue drawn from the bag state, with the whole queue known and a search budget
 //!   per continuation, for the heuristic's best few moves (moves that leave no covered cell
 //!   first). The continuations are tried in turn and only the moves that clear one go on to
@@ -108,6 +109,7 @@ pub struct PcPlayer {
     exact_from: u32,
     layered_from: u32,
     guided: (u32, usize),
+    guided_states: u64,
     samples: usize,
     search_states: u64,
     candidates: usize,
@@ -143,7 +145,10 @@ pub const DEFAULT_EXACT_FROM: u32 = 8;
 pub const DEFAULT_LAYERED_FROM: u32 = 9;
 
 /// Default [`PcPlayer::with_guided`]: pieces left (0: off), moves valued exactly.
-pub const DEFAULT_GUIDED: (u32, usize) = (0, 2);
+pub const DEFAULT_GUIDED: (u32, usize) = (10, 2);
+
+/// Default [`PcPlayer::with_guided_states`].
+pub const DEFAULT_GUIDED_STATES: u64 = 250_000;
 
 /// A move tried by the clairvoyant and sampled decisions.
 struct Candidate<'v> {
@@ -190,6 +195,7 @@ impl PcPlayer {
             exact_from: DEFAULT_EXACT_FROM,
             layered_from: DEFAULT_LAYERED_FROM,
             guided: DEFAULT_GUIDED,
+            guided_states: DEFAULT_GUIDED_STATES,
             samples: DEFAULT_SAMPLES,
             search_states: DEFAULT_SEARCH_STATES,
             candidates: DEFAULT_CANDIDATES,
@@ -217,24 +223,40 @@ impl PcPlayer {
     /// With more than [`PcPlayer::with_exact_from`] pieces left and at most `pieces` (9 by
     /// default, at most 10; 0 turns it off), the exact solver decides when its layered
     /// search answers the decision: the hold slot is filled and three or four pieces are
-    /// not revealed yet ([`Solver::with_layered`]). With 9 pieces left that took 0.33 to
-    /// 0.43 s in the `recommend` example; with an empty hold slot the depth-first search
+    /// not revealed yet ([`Solver::with_layered`]). With 9 pieces left that took 0.26 to
+    /// 0.31 s in the `recommend` example; with an empty hold slot the depth-first search
     /// could take minutes, so such decisions stay clairvoyant or sampled. With 10, about
-    /// 9 s ([`PcPlayer::with_guided`] values only a few moves instead).
+    /// 7.5 s ([`PcPlayer::with_guided`] values only a few moves instead).
     pub fn with_layered_from(mut self, pieces: u32) -> PcPlayer {
         self.layered_from = pieces.min(10);
         self
     }
 
     /// With more pieces left than [`PcPlayer::with_layered_from`] and at most `pieces` (at
-    /// most 10; 0, the default, turns it off), when the layered search applies (the hold
-    /// slot filled): the sampled continuations rank the moves, the first `moves` of that
-    /// ranking are valued exactly (stopping at the first certain one), and the best of
-    /// them is played ([`DecisionKind::Guided`]). With `pieces` 10 and 2 moves, the first
-    /// decision of each PC: 91 of seeds 1 to 100 reach 10 PCs against 86 without, but
-    /// the 99th-percentile decision takes 1.3 s against 0.46 s (crate README).
+    /// most 10; 0 turns it off), when the layered search applies (the hold slot filled):
+    /// the sampled continuations rank the moves (then every other move follows in the
+    /// heuristic's order), the first `moves` of that ranking are valued exactly (stopping
+    /// at the first certain one) within
+    /// [`PcPlayer::with_guided_states`], and the best of them is played
+    /// ([`DecisionKind::Guided`]). [`DEFAULT_GUIDED`]: 10 pieces and 2 moves, the first
+    /// decision of each PC after the first; on seeds 1 to 100, 90 reach 10 PCs against 86
+    /// without, with a 99th-percentile decision time of 0.80 s (crate README).
     pub fn with_guided(mut self, pieces: u32, moves: usize) -> PcPlayer {
         self.guided = (pieces.min(10), moves);
+        self
+    }
+
+    /// The most search states a guided decision ([`PcPlayer::with_guided`]) may value
+    /// ([`DEFAULT_GUIDED_STATES`] by default): the moves not valued by then are not
+    /// played, and when not even the first one is, the sampled ranking's first move is
+    /// (a [`DecisionKind::Sampled`] decision). A state takes a few microseconds: with the
+    /// default, the guided decisions of seeds 1 to 100 took 136 ms at the median, 742 ms
+    /// at the 90th percentile and 1.15 s at most (crate README). Fields whose fill orders
+    /// the solver remembers from earlier decisions cost nothing, so whether a position is
+    /// valued within the budget depends on what the game searched before (a game still
+    /// replays the same).
+    pub fn with_guided_states(mut self, states: u64) -> PcPlayer {
+        self.guided_states = states;
         self
     }
 
@@ -370,8 +392,8 @@ impl PcPlayer {
             return found.map(|m| (m, DecisionKind::Exact));
         }
         if needed <= self.guided.0 && self.guided.1 > 0 && self.layered_applies(view, field) {
-            if let Some(found) = self.guided_move(view, field, line) {
-                return found.map(|m| (m, DecisionKind::Guided));
+            if let Some((found, kind)) = self.guided_move(view, field, line) {
+                return found.map(|m| (m, kind));
             }
         }
         if needed <= self.attempt_from {
@@ -595,41 +617,76 @@ impl PcPlayer {
     }
 
     /// The best of the first moves of the sampled ranking by their exact values (see
-    /// [`PcPlayer::with_guided`]); `None` when the solver does not answer or none of them
-    /// can clear (the other ways decide then), `Some(None)` when the best one is not a
-    /// move the game allows.
+    /// [`PcPlayer::with_guided`]), with how it was decided; `None` when the solver does not
+    /// answer or every one of them is valued 0 (the other ways decide then), `Some((None,
+    /// _))` when the move is not one the game allows. When the budget leaves moves unvalued
+    /// and none valued beats 0, the first unvalued one is played (a sampled decision).
     fn guided_move(
         &mut self,
         view: &GameView<'_>,
         field: PcField,
         line: u32,
-    ) -> Option<Option<Move>> {
+    ) -> Option<(Option<Move>, DecisionKind)> {
         let ranking = match self.sampled_ranking(view, field) {
-            Ranking::Clear(hold, placement) => return Some(self.legal(view, hold, placement)),
+            Ranking::Clear(hold, placement) => {
+                return Some((self.legal(view, hold, placement), DecisionKind::Guided));
+            }
             Ranking::Moves(moves) => moves,
         };
-        let tried: Vec<(bool, Placement)> = ranking.into_iter().take(self.guided.1).collect();
+        // The ranking's moves first, then every other move in the heuristic's order.
+        let mut tried = ranking;
+        if let Moves::Keep(mut others) = self.candidates(
+            view,
+            field,
+            Goal {
+                lower_clears: false,
+            },
+        ) {
+            others.sort_by(|a, b| b.score.total_cmp(&a.score));
+            for c in others {
+                if !tried.contains(&(c.hold, c.placement)) {
+                    tried.push((c.hold, c.placement));
+                }
+            }
+        }
+        tried.truncate(self.guided.1);
         let position = Position::new(view.board, view.current)
             .with_clear_line(line)
             .with_hold(view.hold)
             .with_preview(view.preview)
             .with_bag(view.bag.remaining());
-        let values = self.solver.chances_of(&position, &tried).ok()??;
+        let values = self
+            .solver
+            .chances_of(&position, &tried, Some(self.guided_states))
+            .ok()??;
         // The first of the best: the sampled ranking breaks ties.
         let mut best: Option<(Ratio, (bool, Placement))> = None;
+        let mut unvalued = None;
         for (&m, v) in tried.iter().zip(values) {
-            if let Some(v) = v {
-                if best.is_none_or(|(b, _)| v > b) {
-                    best = Some((v, m));
+            match v {
+                Some(v) if best.is_none_or(|(b, _)| v > b) => best = Some((v, m)),
+                Some(_) => {}
+                None => {
+                    unvalued.get_or_insert(m);
                 }
             }
         }
-        let (chance, (hold, placement)) = best?;
-        self.chance = Some(chance);
-        if chance.is_zero() {
-            return None;
+        match (best, unvalued) {
+            (Some((chance, (hold, placement))), _) if !chance.is_zero() => {
+                self.chance = Some(chance);
+                Some((self.legal(view, hold, placement), DecisionKind::Guided))
+            }
+            // Out of budget before a move with a chance was found (after a certain move
+            // nothing is left unvalued): the ranking decides among the moves not valued.
+            (_, Some((hold, placement))) => {
+                Some((self.legal(view, hold, placement), DecisionKind::Sampled))
+            }
+            (Some((chance, _)), None) => {
+                self.chance = Some(chance);
+                None
+            }
+            (None, None) => None,
         }
-        Some(self.legal(view, hold, placement))
     }
 
     /// The move that clears the sampled continuations best (see the module docs).

@@ -43,13 +43,18 @@ fn a_whole_challenge_is_legal_and_replays() {
     assert!(game.board().is_empty());
     let stats = p.stats();
     assert_eq!((stats.fallback, stats.abandoned), (0, 0));
-    assert_eq!(stats.exact + stats.clairvoyant + stats.sampled, 100);
+    assert_eq!(
+        stats.exact + stats.guided + stats.clairvoyant + stats.sampled,
+        100
+    );
     // Each PC: 10 pieces, the last 8 decided exactly, the one before exactly too when the
     // hold slot is filled (the layered search), else by the clairvoyant chance unless its
-    // search ran out of states; the first one sampled.
+    // search ran out of states; the first one guided when the hold slot is filled (every
+    // PC after the first) unless its budget ran out, else sampled.
     assert!(stats.exact > 80, "{stats:?}");
     assert!(stats.exact + stats.clairvoyant <= 90, "{stats:?}");
-    assert!(stats.sampled >= 10, "{stats:?}");
+    assert!(stats.guided + stats.sampled >= 10, "{stats:?}");
+    assert!((1..=9).contains(&stats.guided), "{stats:?}");
     let record: GameRecord = game.record().to_string().parse().unwrap();
     assert_eq!(record.replay().unwrap().board(), game.board());
 }
@@ -209,16 +214,32 @@ fn a_guided_decision_plays_the_best_of_the_moves_it_values() {
         .unwrap()
         .chance(&position)
         .unwrap();
-    let guided = |moves| {
-        let mut p = player(0).with_layered_from(8).with_guided(9, moves);
+    let guided = |moves, states| {
+        let mut p = player(0)
+            .with_layered_from(8)
+            .with_guided(9, moves)
+            .with_guided_states(states);
         p.choose(&view).expect("a move");
         assert_eq!(p.last_decision(), Some(DecisionKind::Guided));
         assert_eq!(p.stats().guided, 1);
         p.last_chance().expect("an exact chance")
     };
     // Every move valued: the best chance. The first one alone: no better.
-    assert_eq!(guided(1_000), best);
-    assert!(guided(1) <= best);
+    assert_eq!(guided(1_000, u64::MAX), best);
+    assert!(guided(1, u64::MAX) <= best);
+    // Within a budget, what was valued in it: never more than the best, and at least
+    // the first move's chance once the budget covers it.
+    let first = guided(1, u64::MAX);
+    let budgeted = guided(1_000, 20_000);
+    assert!(first <= budgeted && budgeted <= best);
+    // No budget at all: the sampled ranking's first move, not a guided decision.
+    let mut broke = player(0)
+        .with_layered_from(8)
+        .with_guided(9, 2)
+        .with_guided_states(0);
+    broke.choose(&view).expect("a move");
+    assert_eq!(broke.last_decision(), Some(DecisionKind::Sampled));
+    assert_eq!(broke.stats().guided, 0);
     // Off: the clairvoyant count decides.
     let mut off = player(0).with_layered_from(8).with_guided(0, 2);
     off.choose(&view).expect("a move");

@@ -21,6 +21,9 @@ struct Scratch {
     marked: Vec<u32>,
 }
 
+/// The most regions [`CoverCheck::first_placements`] keeps its memo's memory for.
+const MEMO_KEPT: usize = 256;
+
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
@@ -114,12 +117,39 @@ impl CoverCheck {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn can_cover_with_any(&self, field: &Board32, budget: PieceCounts, any: u32) -> bool {
+        self.can_cover_with_drawn(field, budget, any, PieceCounts::UNLIMITED)
+    }
+
+    /// As [`CoverCheck::can_cover_with_any`], with at most `each[p]` of the `any` pieces
+    /// being piece `p`: the question for pieces still to be drawn from a 7-bag, where
+    /// the draws of one bag are all different.
+    ///
+    /// ```
+    /// use pc_zdd_graph::{CoverCheck, PieceCounts};
+    ///
+    /// let check = CoverCheck::new(4)?;
+    /// // Two wells one cell wide take two I pieces: two draws from a fresh bag (two
+    /// // different pieces) cannot cover them, an I known and one draw can.
+    /// let well = "#.#.######/#.#.######/#.#.######/#.#.######".parse()?;
+    /// assert!(check.can_cover_with_any(&well, PieceCounts::ZERO, 2));
+    /// let one_each = PieceCounts::new([1; 7]);
+    /// assert!(!check.can_cover_with_drawn(&well, PieceCounts::ZERO, 2, one_each));
+    /// assert!(check.can_cover_with_drawn(&well, "I".parse()?, 1, one_each));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn can_cover_with_drawn(
+        &self,
+        field: &Board32,
+        budget: PieceCounts,
+        any: u32,
+        each: PieceCounts,
+    ) -> bool {
         let empty = cells::rows_mask(self.clear_line) & !cells::from_board(field, self.clear_line);
         let cells = empty.count_ones();
         if cells % 4 != 0 || budget.total() + any < cells / 4 {
             return false;
         }
-        self.cover(empty, budget.to_array(), any)
+        self.cover(empty, budget.to_array(), any, each.to_array())
     }
 
     /// The placements that some cover of the empty cells below the clear line (with any
@@ -144,20 +174,32 @@ impl CoverCheck {
             return Vec::new();
         }
         // The scratch space of one thread, reused: this runs millions of times a search.
+        // Between calls the memo is empty and `used` all false, so that a call costs what
+        // it touches, not the size of the table or of the largest memo met before.
         SCRATCH.with_borrow_mut(|scratch| {
-            scratch.memo.clear();
-            scratch.used.clear();
-            scratch.used.resize(self.placements.len(), false);
+            if scratch.used.len() < self.placements.len() {
+                scratch.used.resize(self.placements.len(), false);
+            }
             scratch.marked.clear();
             self.mark(empty, scratch);
             scratch.marked.sort_unstable();
-            scratch
+            let first = scratch
                 .marked
                 .iter()
                 .map(|&i| &self.table[i as usize])
                 .filter(|p| !p.is_split())
                 .filter_map(|p| p.placement_after_clears(0))
-                .collect()
+                .collect();
+            for &i in &scratch.marked {
+                scratch.used[i as usize] = false;
+            }
+            // Clearing a map costs its capacity: a large one is dropped instead.
+            if scratch.memo.len() > MEMO_KEPT {
+                scratch.memo = AHashMap::default();
+            } else {
+                scratch.memo.clear();
+            }
+            first
         })
     }
 
@@ -191,7 +233,8 @@ impl CoverCheck {
     /// Covers the first empty cell and the rest. A piece of the budget is used before a
     /// wildcard: a cover that spends a wildcard where the budget still had that piece
     /// stays a cover when the two are swapped, so nothing is missed.
-    fn cover(&self, empty: u128, budget: [u8; 7], any: u32) -> bool {
+    /// `each` caps the wildcards per piece.
+    fn cover(&self, empty: u128, budget: [u8; 7], any: u32, each: [u8; 7]) -> bool {
         if empty == 0 {
             return true;
         }
@@ -203,9 +246,13 @@ impl CoverCheck {
                 && if budget[p] > 0 {
                     let mut rest = budget;
                     rest[p] -= 1;
-                    self.cover(empty & !mask, rest, any)
+                    self.cover(empty & !mask, rest, any, each)
+                } else if any > 0 && each[p] > 0 {
+                    let mut each = each;
+                    each[p] -= 1;
+                    self.cover(empty & !mask, budget, any - 1, each)
                 } else {
-                    any > 0 && self.cover(empty & !mask, budget, any - 1)
+                    false
                 }
         })
     }
@@ -245,6 +292,73 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn drawn_pieces_are_every_draw_of_at_most_so_many_of_each() {
+        // `can_cover_with_drawn` is the union, over every multiset of at most `any`
+        // pieces within `each`, of `can_cover` with the budget plus that multiset.
+        fn multisets(each: [u8; 7], any: u32, from: usize, acc: [u8; 7], out: &mut Vec<[u8; 7]>) {
+            out.push(acc);
+            if any == 0 {
+                return;
+            }
+            for p in from..7 {
+                if acc[p] < each[p] {
+                    let mut next = acc;
+                    next[p] += 1;
+                    multisets(each, any - 1, p, next, out);
+                }
+            }
+        }
+        let fields = [
+            ("########../########../########../########..", 4),
+            ("######..../######..../######..../######....", 4),
+            ("#.......##/#.......##/##......##/###....###", 4),
+            ("....######/....######", 2),
+            ("##......../##......../##......../##........", 4),
+        ];
+        let mut outcomes = [0; 2];
+        for (text, clear_line) in fields {
+            let field: Board32 = text.parse().unwrap();
+            let check = CoverCheck::new(clear_line).unwrap();
+            for (budget, any, each) in [
+                ("", 2, [1u8; 7]),
+                ("I", 1, [1; 7]),
+                ("TI", 4, [1; 7]),
+                ("OO", 3, [2, 0, 1, 1, 1, 0, 1]),
+                ("SZ", 4, [1; 7]),
+                ("", 6, [1; 7]),
+            ] {
+                let budget: PieceCounts = budget.parse().unwrap();
+                let mut draws = Vec::new();
+                multisets(each, any, 0, [0; 7], &mut draws);
+                let brute = draws.iter().any(|d| {
+                    let mut b = budget.to_array();
+                    for (b, d) in b.iter_mut().zip(d) {
+                        *b += d;
+                    }
+                    check.can_cover(&field, PieceCounts::new(b))
+                });
+                let drawn = check.can_cover_with_drawn(&field, budget, any, PieceCounts::new(each));
+                assert_eq!(drawn, brute, "{text} with {budget} and {any} of {each:?}");
+                outcomes[drawn as usize] += 1;
+            }
+            // Without a cap per piece, the same as any pieces.
+            for any in 0..=10 {
+                assert_eq!(
+                    check.can_cover_with_drawn(
+                        &field,
+                        PieceCounts::ZERO,
+                        any,
+                        PieceCounts::UNLIMITED
+                    ),
+                    check.can_cover_with_any(&field, PieceCounts::ZERO, any)
+                );
+            }
+        }
+        // Both answers occur, so the comparison says something.
+        assert!(outcomes[0] > 3 && outcomes[1] > 3, "{outcomes:?}");
     }
 
     #[test]

@@ -256,7 +256,7 @@ impl Engine<'_> {
         best_only: bool,
     ) -> Option<Vec<(bool, Placement, Ratio)>> {
         let decision = self.layered_decision(node)?;
-        let values = self.layered_values(&decision, best_only, None)?;
+        let values = self.layered_values(&decision, best_only, None, None)?;
         let ranked = self
             .moves(node)
             .into_iter()
@@ -291,6 +291,7 @@ impl Engine<'_> {
         decision: &layered::Decision<'_>,
         stop_when_certain: bool,
         only: Option<&[layered::State]>,
+        max_states: Option<u64>,
     ) -> Option<layered::RootValues> {
         layered::root_values(
             &self.known,
@@ -300,16 +301,20 @@ impl Engine<'_> {
             self.goal.lower_clears,
             stop_when_certain,
             only,
+            max_states,
         )
     }
 
     /// The exact values of the given moves of the node by the layered search, tried in
     /// that order and stopping after the first certain one (the moves after it, and moves
     /// the node does not have, get `None`); `None` when the layered search does not apply.
+    /// With `max_states`, the moves not valued within that many search states get `None`
+    /// too.
     pub(super) fn values_of(
         &mut self,
         node: &Node,
         wanted: &[(bool, Placement)],
+        max_states: Option<u64>,
     ) -> Option<Vec<Option<Ratio>>> {
         let decision = self.layered_decision(node)?;
         let moves = self.moves(node);
@@ -328,7 +333,7 @@ impl Engine<'_> {
                 None => {}
             }
         }
-        let values = self.layered_values(&decision, true, Some(&states))?;
+        let values = self.layered_values(&decision, true, Some(&states), max_states)?;
         let mut certain = false;
         let out = wanted
             .iter()
