@@ -167,7 +167,8 @@ struct Candidate<'v> {
 enum Ranking {
     /// A move that makes the PC (hold pressed, placement).
     Clear(bool, Placement),
-    /// The moves that keep a PC possible, best first.
+    /// The moves that keep a PC possible: the ranked ones best first, then every other
+    /// in the heuristic's order.
     Moves(Vec<(bool, Placement)>),
 }
 
@@ -633,22 +634,7 @@ impl PcPlayer {
             }
             Ranking::Moves(moves) => moves,
         };
-        // The ranking's moves first, then every other move in the heuristic's order.
         let mut tried = ranking;
-        if let Moves::Keep(mut others) = self.candidates(
-            view,
-            field,
-            Goal {
-                lower_clears: false,
-            },
-        ) {
-            others.sort_by(|a, b| b.score.total_cmp(&a.score));
-            for c in others {
-                if !tried.contains(&(c.hold, c.placement)) {
-                    tried.push((c.hold, c.placement));
-                }
-            }
-        }
         tried.truncate(self.guided.1);
         let position = Position::new(view.board, view.current)
             .with_clear_line(line)
@@ -710,6 +696,12 @@ impl PcPlayer {
             Moves::Clear(hold, placement) => return Ranking::Clear(hold, placement),
             Moves::Keep(candidates) => candidates,
         };
+        // Every move in the heuristic's order, to follow the ranked ones.
+        let mut everything: Vec<(f64, bool, Placement)> = candidates
+            .iter()
+            .map(|c| (c.score, c.hold, c.placement))
+            .collect();
+        everything.sort_by(|a, b| b.0.total_cmp(&a.0));
         // Overhangs early in a PC need exact line clears later: try clean moves when
         // there are any.
         if candidates.iter().any(|c| c.child.board().holes() == 0) {
@@ -755,12 +747,16 @@ impl PcPlayer {
         }
         let mut order = alive.clone();
         order.extend((0..candidates.len()).filter(|i| !alive.contains(i)));
-        Ranking::Moves(
-            order
-                .into_iter()
-                .map(|i| (candidates[i].hold, candidates[i].placement))
-                .collect(),
-        )
+        let mut ranked: Vec<(bool, Placement)> = order
+            .into_iter()
+            .map(|i| (candidates[i].hold, candidates[i].placement))
+            .collect();
+        for (_, hold, placement) in everything {
+            if !ranked.contains(&(hold, placement)) {
+                ranked.push((hold, placement));
+            }
+        }
+        Ranking::Moves(ranked)
     }
 
     /// `self.samples` continuations of the queue after the preview, `len` pieces each
