@@ -562,10 +562,13 @@ impl Search<'_, '_> {
         if !self.spend_state() {
             return ContSet::EMPTY;
         }
-        let set = if k == self.last {
-            self.leaf(state)
-        } else if !self.alive(k, state) {
+        // Most states here, the last layer's included, cannot even be covered by the
+        // pieces left as the bag can give them: that check is far faster than the search
+        // (or, at the last layer, than finding every fill order).
+        let set = if !self.alive(k, state) {
             ContSet::EMPTY
+        } else if k == self.last {
+            self.leaf(state)
         } else {
             let mut set = ContSet::EMPTY;
             for child in self.covered_children(k, state) {
@@ -619,18 +622,7 @@ impl Search<'_, '_> {
     /// unknown pieces) that can place one of the orders filling its field.
     fn leaf(&mut self, (key, held): State) -> ContSet {
         let mut set = ContSet::EMPTY;
-        // Most fields here have no fill with the pieces the bag can still give: a cover
-        // check says so far faster than finding every fill order.
         let field = PcField::from_key(key);
-        let hold_left = PieceCounts::from_pieces((held < 7).then(|| Piece::ALL[held as usize]));
-        if !cover_check(field.height()).can_cover_with_drawn(
-            field.board(),
-            hold_left,
-            self.m as u32,
-            self.conts.draw_caps,
-        ) {
-            return set;
-        }
         let fields_before = self.orders.runs.len();
         let (start, len) = self.orders.orders(self.known, field);
         // The fields whose fill orders were found count against the budget too.
@@ -757,7 +749,7 @@ impl OrderMemo {
             found.extend(last.map(|p| p.piece().index() as u16));
         } else {
             // Only the placements some cover of the cells begins with can start a fill
-            // (none when the cells have no cover: the leaf checks that first, and a
+            // (none when the cells have no cover: the search checks that before the leaf, and a
             // field a cover's placement leaves has the rest of that cover).
             let mut reach = Reach::new(known, &field);
             for p in cover_check(field.height()).first_placements(field.board()) {
