@@ -4,7 +4,7 @@
 
 use crate::field::PcField;
 use ahash::AHashMap;
-use pc_srs::{MoveGenerator, Piece, Placement, drops_straight};
+use pc_srs::{MoveGenerator, Piece, Placement};
 use pc_zdd_graph::{BuildOptions, CoverCheck, FillGraph, PieceCounts, StateId};
 use std::sync::{Arc, OnceLock};
 
@@ -69,7 +69,7 @@ pub(crate) fn placements_toward_pc(
     candidates
         .into_iter()
         .filter(|p| {
-            drops_straight(field.board(), p, field.height())
+            generator.drops_or_slides_in(field.board(), p, field.height())
                 || generated
                     .get_or_insert_with(|| {
                         generator

@@ -211,7 +211,7 @@ pub(crate) struct Decision<'q> {
     pub(crate) queue: &'q [Piece],
     /// Pieces left in the current bag after the queue, as bits; 0 when a fresh bag follows.
     pub(crate) bag: u8,
-    /// False right after holding into an empty slot.
+    /// False right after holding into an empty slot: the root's moves do not swap.
     pub(crate) can_hold: bool,
 }
 
@@ -224,9 +224,9 @@ fn shape(node: &Decision<'_>, hold: bool, lower_clears: bool) -> Option<(usize, 
     let needed = node.field.pieces_needed() as usize;
     let in_view = node.queue.len();
     let (known, last_known_layer) = if hold {
-        if node.hold.is_none() || !node.can_hold {
-            return None;
-        }
+        // The slot must be filled. Right after a hold into the empty slot the root may
+        // not swap, but every later decision may: the same layers, the root's swaps left out.
+        node.hold?;
         (in_view + 1, in_view)
     } else {
         (in_view, in_view)
@@ -296,7 +296,13 @@ pub(crate) fn root_values(
     let mut values = AHashMap::new();
     let children = match only {
         Some(states) => states.to_vec(),
-        None => search.children(0, root),
+        // A swap changes the piece in the slot (the held piece is never the current one
+        // when a swap is offered).
+        None => search
+            .children(0, root)
+            .into_iter()
+            .filter(|&(_, held)| node.can_hold || held == root.1)
+            .collect(),
     };
     for child in children {
         let won = if m == 1 {
@@ -697,14 +703,14 @@ impl<'f, 's, 'a> Reach<'f, 's, 'a> {
 
     fn reaches(&mut self, p: &pc_srs::Placement) -> bool {
         let (board, height) = (self.field.board(), self.field.height());
-        if pc_srs::drops_straight(board, p, height) {
+        let known = self.known;
+        if known.generator.drops_or_slides_in(board, p, height) {
             return true;
         }
         if !p.rests_on(board) {
             return false;
         }
         let piece = p.piece();
-        let known = self.known;
         self.generated[piece.index()]
             .get_or_insert_with(|| {
                 known
@@ -800,6 +806,12 @@ mod tests {
             shape(&node(empty, None, "TSZLJO"), false, false),
             Some((4, 6))
         );
+        // Right after a hold into the empty slot: the same shape (the root does not swap).
+        let held = Decision {
+            can_hold: false,
+            ..node(empty, Some(Piece::I), "TSZLJO")
+        };
+        assert_eq!(shape(&held, true, false), Some((4, 6)));
         // 9 pieces left: three unknown; 8: two.
         let one = "####......";
         assert_eq!(

@@ -845,6 +845,24 @@ fn the_layered_search_equals_the_depth_first_search() {
                 solver(&rules, preview, false).chance(&position).unwrap(),
                 layered.chance
             );
+            if hold && seed == 0 {
+                // Right after a hold into the empty slot: no swap at the root only.
+                // The moves left keep their values.
+                let held = position.clone().with_hold_used(true);
+                let no_swap = solver(&rules, preview, false).recommend(&held).unwrap();
+                let depth_first = solver(&rules, preview, false)
+                    .with_layered(false)
+                    .recommend(&held)
+                    .unwrap();
+                assert_eq!(no_swap.moves, depth_first.moves, "{held:?}");
+                let kept: Vec<_> = layered.moves.iter().filter(|m| !m.hold).collect();
+                assert!(!kept.is_empty() && kept.len() < layered.moves.len());
+                assert_eq!(no_swap.moves.len(), kept.len());
+                for m in &no_swap.moves {
+                    let same = kept.iter().find(|k| k.placement.same_cells(&m.placement));
+                    assert_eq!(same.map(|k| k.chance), Some(m.chance), "{held:?}");
+                }
+            }
             // The best move alone (the search stops at a certain move) has the best chance.
             let best = solver(&rules, preview, false).best_move(&position).unwrap();
             assert_eq!(best.chance, layered.chance);

@@ -187,12 +187,81 @@ impl<'k> MoveGenerator<'k> {
         clear_line: u32,
     ) -> Result<bool, SrsError> {
         check_field(field, clear_line)?;
-        if drops_straight(field, placement, clear_line) {
+        if self.drops_or_slides_in(field, placement, clear_line) {
             return Ok(true);
         }
         Ok(self
             .placements(field, placement.piece(), clear_line)?
             .contains(placement))
+    }
+
+    /// Whether a placement below the clear line is reached without a turn near the
+    /// stack: by a straight drop ([`drops_straight`]), or, with [`DropMode::Soft`], by a
+    /// straight drop next to it and a slide along its rows (a tuck under an overhang).
+    /// Either path is a real one, so `true` means reachable; `false` says nothing about
+    /// paths with turns or kicks. A few bit operations where a move generation would
+    /// cost hundreds of steps: most placements of a perfect clear pass.
+    ///
+    /// ```
+    /// use pc_bitboard::Board32;
+    /// use pc_srs::{DropMode, KickTable, MoveGenerator, Orientation, Piece};
+    ///
+    /// let field: Board32 = "##......../........../........../#########.".parse()?;
+    /// let srs = KickTable::srs();
+    /// let soft = MoveGenerator::new(&srs, DropMode::Soft);
+    /// let tucked = Piece::O.with(Orientation::Spawn).at(0, 1)?;
+    /// // Dropped at columns 2 and 3, then slid left under the overhang.
+    /// assert!(soft.drops_or_slides_in(&field, &tucked, 4));
+    /// assert!(soft.is_reachable(&field, &tucked, 4)?);
+    /// // A hard drop cannot slide.
+    /// assert!(!MoveGenerator::new(&srs, DropMode::Hard).drops_or_slides_in(&field, &tucked, 4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn drops_or_slides_in<W: Word>(
+        &self,
+        field: &Board<W>,
+        placement: &Placement,
+        clear_line: u32,
+    ) -> bool {
+        if drops_straight(field, placement, clear_line) {
+            return true;
+        }
+        if self.drop != DropMode::Soft || !placement.rests_on(field) {
+            return false;
+        }
+        let cells = placement.cells();
+        if cells.iter().any(|&(_, y)| u32::from(y) >= clear_line) {
+            return false;
+        }
+        let below_line = W::low_mask(clear_line);
+        // Every cell of the piece shifted by `dx` is on the board and empty; `open`: and
+        // nothing is above any of them below the line, so the piece can drop there.
+        let at = |dx: i32| -> (bool, bool) {
+            let mut open = true;
+            for &(x, y) in &cells {
+                let cx = i32::from(x) + dx;
+                if !(0..WIDTH as i32).contains(&cx) {
+                    return (false, false);
+                }
+                let column = field.column(cx as usize);
+                if column & W::bit(u32::from(y)) != W::ZERO {
+                    return (false, false);
+                }
+                open &= column & below_line & !W::low_mask(u32::from(y) + 1) == W::ZERO;
+            }
+            (true, open)
+        };
+        for step in [-1, 1] {
+            let mut dx = step;
+            loop {
+                match at(dx) {
+                    (false, _) => break,
+                    (true, true) => return true,
+                    (true, false) => dx += step,
+                }
+            }
+        }
+        false
     }
 
     /// The generator for already validated input.

@@ -107,6 +107,23 @@ proptest! {
     }
 
     #[test]
+    fn a_drop_or_slide_in_is_a_real_move((board, line) in field(6), p in piece(), k in 0usize..4, hard in any::<bool>()) {
+        let kicks = table(k);
+        let generator = MoveGenerator::new(&kicks, drop(hard));
+        let all = generator.placements(&board, p, line).unwrap();
+        for o in pc_srs::Orientation::ALL {
+            for x in 0..10 {
+                for y in 0..line as i32 + 2 {
+                    let Ok(placement) = p.with(o).at(x, y) else { continue };
+                    if generator.drops_or_slides_in(&board, &placement, line) {
+                        prop_assert!(all.contains(&placement), "{:?} on\n{}", placement, board);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn hard_drop_placements_mirror((board, line) in field(7), p in piece()) {
         let kicks = KickTable::srs();
         let generator = MoveGenerator::new(&kicks, DropMode::Hard);
