@@ -199,8 +199,7 @@ impl<'k> MoveGenerator<'k> {
     /// stack: by a straight drop ([`drops_straight`]), or, with [`DropMode::Soft`], by a
     /// straight drop next to it and a slide along its rows (a tuck under an overhang).
     /// Either path is a real one, so `true` means reachable; `false` says nothing about
-    /// paths with turns or kicks. A few bit operations where a move generation would
-    /// cost hundreds of steps: most placements of a perfect clear pass.
+    /// paths with turns or kicks. It takes a few bit operations and no move generation.
     ///
     /// ```
     /// use pc_bitboard::Board32;
