@@ -184,10 +184,8 @@ impl Placement {
 
     /// The four cells `(x, y)`, sorted bottom to top, then left to right.
     pub fn cells(&self) -> [(u8, u8); 4] {
-        let mut out = shape::cells(self.piece, self.orientation)
-            .map(|(dx, dy)| ((self.x + dx) as u8, (self.y + dy) as u8));
-        out.sort_unstable_by_key(|&(x, y)| (y, x));
-        out
+        shape::sorted_cells(self.piece, self.orientation)
+            .map(|(dx, dy)| ((self.x + dx) as u8, (self.y + dy) as u8))
     }
 
     /// The cells as a board, or `None` when a cell is above the board's rows.

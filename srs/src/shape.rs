@@ -44,10 +44,48 @@ const fn build_cells() -> [[[(i8, i8); 4]; 4]; 7] {
 
 const CELLS: [[[(i8, i8); 4]; 4]; 7] = build_cells();
 
+/// The cells of each piece and orientation ordered bottom row first, left to right within
+/// a row: the order of [`Placement::cells`](crate::Placement::cells), which a translation
+/// keeps, so that placements need not sort their cells.
+const fn build_sorted_cells() -> [[[(i8, i8); 4]; 4]; 7] {
+    let mut t = build_cells();
+    let mut p = 0;
+    while p < 7 {
+        let mut r = 0;
+        while r < 4 {
+            // Insertion sort by (dy, dx).
+            let mut i = 1;
+            while i < 4 {
+                let mut j = i;
+                while j > 0 {
+                    let (a, b) = (t[p][r][j - 1], t[p][r][j]);
+                    if b.1 < a.1 || (b.1 == a.1 && b.0 < a.0) {
+                        t[p][r][j - 1] = b;
+                        t[p][r][j] = a;
+                    }
+                    j -= 1;
+                }
+                i += 1;
+            }
+            r += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+const SORTED_CELLS: [[[(i8, i8); 4]; 4]; 7] = build_sorted_cells();
+
 /// Cells of `piece` in `orientation`, relative to the rotation centre.
 #[inline]
 pub const fn cells(piece: Piece, orientation: Orientation) -> [(i8, i8); 4] {
     CELLS[piece as usize][orientation as usize]
+}
+
+/// The cells of [`cells`], bottom row first and left to right within a row.
+#[inline]
+pub const fn sorted_cells(piece: Piece, orientation: Orientation) -> [(i8, i8); 4] {
+    SORTED_CELLS[piece as usize][orientation as usize]
 }
 
 /// `(min_dx, max_dx, min_dy, max_dy)` of the cells.
@@ -145,6 +183,21 @@ mod tests {
                 for &(x, y) in &c {
                     assert!(c.iter().any(|&(a, b)| (a - x).abs() + (b - y).abs() == 1));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn sorted_cells_are_the_cells_bottom_row_first() {
+        for p in Piece::ALL {
+            for o in Orientation::ALL {
+                let s = sorted_cells(p, o);
+                assert_eq!(
+                    sorted(s.to_vec()),
+                    sorted(cells(p, o).to_vec()),
+                    "{p:?} {o:?}"
+                );
+                assert!(s.windows(2).all(|w| (w[0].1, w[0].0) < (w[1].1, w[1].0)));
             }
         }
     }
