@@ -18,6 +18,9 @@
 //! `--guided-states S` (250000) search states;
 //! `--clairvoyant N` (9; 0 off) and `--clairvoyant-states S` (3000000): with N pieces left
 //! or fewer, moves are ranked by their clairvoyant chance within S search states;
+//! `--exact-opening` (with the hold slot empty and the piece a hold reveals known, as at a
+//! game's first decision: hold, and place where the exact chance is best; seconds per
+//! such decision);
 //! `--carry` (once every piece of a PC is in view, play the move that leaves the best piece
 //! in hold for the next PC instead of the exact solver's first best move);
 //! `--samples N` (8), `--states N` (4000) and `--candidates N` (8): the sampled decisions
@@ -86,6 +89,7 @@ struct Settings {
     attempt: (u32, u64),
     clairvoyant: (u32, u64),
     carry: bool,
+    exact_opening: bool,
 }
 
 fn play(seed: u64, s: &Settings) -> Played {
@@ -105,6 +109,7 @@ fn play(seed: u64, s: &Settings) -> Played {
         .with_exact_attempt(s.attempt.0, s.attempt.1)
         .with_clairvoyant(s.clairvoyant.0, s.clairvoyant.1)
         .with_carry(s.carry)
+        .with_exact_opening(s.exact_opening)
         .with_seed(seed);
     let mut out = Played::default();
     let mut streak = 0;
@@ -233,6 +238,7 @@ fn main() {
             number(&args, &["--clairvoyant-states"], 3_000_000),
         ),
         carry: args.flag(&["--carry"]),
+        exact_opening: args.flag(&["--exact-opening"]),
     };
     if settings.preview > 6 {
         fail("--preview: the exact solver takes 0 to 6 previews");

@@ -247,6 +247,47 @@ fn a_guided_decision_plays_the_best_of_the_moves_it_values() {
 }
 
 #[test]
+fn an_exact_opening_holds_and_places_where_the_chance_is_best() {
+    // Nothing held, T to play, IOSZL next and J the last of the bag: the piece a hold
+    // reveals is known, so the position after the hold (T held, I to play, OSZLJ next,
+    // hold used) is one the layered search answers.
+    let rules = Rules::default();
+    let mut bag = BagState::FRESH;
+    for piece in [Piece::T, Piece::I, Piece::O, Piece::S, Piece::Z, Piece::L] {
+        bag = bag.draw(pc_solver::percent::bag_piece(piece)).unwrap();
+    }
+    let view = GameView {
+        bag,
+        ..t_first(&rules, "####......")
+    };
+    let after_hold = pc_solver::Position::new(view.board, Piece::I)
+        .with_hold(Some(Piece::T))
+        .with_preview(&[Piece::O, Piece::S, Piece::Z, Piece::L, Piece::J])
+        .with_hold_used(true);
+    let best = pc_solver::Solver::new(rules.clone())
+        .with_preview(5)
+        .unwrap()
+        .best_move(&after_hold)
+        .unwrap();
+    let mut p = player(0).with_exact_opening(true);
+    let mv = p.choose(&view).expect("a move");
+    assert!(mv.hold && mv.placement.piece() == Piece::I, "{mv:?}");
+    assert_eq!(p.last_decision(), Some(DecisionKind::Exact));
+    assert_eq!(p.last_chance(), Some(best.chance));
+    assert!(!best.chance.is_zero());
+    assert!(mv.path.is_some());
+    // Off: the decision is not exact.
+    let mut off = player(0);
+    off.choose(&view).expect("a move");
+    assert_ne!(off.last_decision(), Some(DecisionKind::Exact));
+    // With a hold reveal still unknown (a fresh bag after the preview), it does not apply.
+    let unknown = t_first(&rules, "####......");
+    let mut p = player(0).with_exact_opening(true);
+    p.choose(&unknown).expect("a move");
+    assert_ne!(p.last_decision(), Some(DecisionKind::Exact));
+}
+
+#[test]
 fn previews_beyond_the_solver_are_refused() {
     assert!(PcPlayer::new(Rules::default(), 7).is_err());
 }
