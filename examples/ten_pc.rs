@@ -12,7 +12,7 @@
 //! and report the streaks); `--exact N` (the exact solver decides from N pieces left, 8);
 //! `--layered N` (9; 0 off): with N pieces left or fewer, the exact solver decides also when
 //! its layered search answers (the hold slot filled);
-//! `--guided N` (10; 0 off) and `--guided-moves K` (2): with N pieces left or fewer (10 for
+//! `--guided N` (10; 0 off) and `--guided-moves K` (8): with N pieces left or fewer (10 for
 //! the first decision of a PC) and the layered search answering, the first K moves of the
 //! sampled ranking are valued exactly and the best of them is played, within
 //! `--guided-states S` (250000) search states;
@@ -223,7 +223,7 @@ fn main() {
         layered: number(&args, &["--layered"], 9),
         guided: (
             number(&args, &["--guided"], 10),
-            number(&args, &["--guided-moves"], 2),
+            number(&args, &["--guided-moves"], 8),
         ),
         guided_states: number(&args, &["--guided-states"], 250_000),
         samples: number(&args, &["--samples"], 8),

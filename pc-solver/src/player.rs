@@ -11,7 +11,7 @@
 //!   With 9 pieces left ([`PcPlayer::with_layered_from`]) the solver's layered search
 //!   decides exactly too when the hold slot is filled (about 0.3 s).
 //! - **Guided** ([`PcPlayer::with_guided`]): the first decision of a PC when the hold slot
-//!   is filled: the exact chances of the sampled ranking's first two moves, within a
+//!   is filled: the exact chances of the sampled ranking's first eight moves, within a
 //!   budget of search states ([`PcPlayer::with_guided_states`]).
 //! - **Clairvoyant**: otherwise just before that ([`PcPlayer::with_clairvoyant`], 9 pieces
 //!   left by default, where the depth-first exact chance takes seconds), the move whose
@@ -148,7 +148,7 @@ pub const DEFAULT_EXACT_FROM: u32 = 8;
 pub const DEFAULT_LAYERED_FROM: u32 = 9;
 
 /// Default [`PcPlayer::with_guided`]: pieces left (0: off), moves valued exactly.
-pub const DEFAULT_GUIDED: (u32, usize) = (10, 2);
+pub const DEFAULT_GUIDED: (u32, usize) = (10, 8);
 
 /// Default [`PcPlayer::with_guided_states`].
 pub const DEFAULT_GUIDED_STATES: u64 = 250_000;
@@ -243,9 +243,10 @@ impl PcPlayer {
     /// heuristic's order), the first `moves` of that ranking are valued exactly (stopping
     /// at the first certain one) within
     /// [`PcPlayer::with_guided_states`], and the best of them is played
-    /// ([`DecisionKind::Guided`]). [`DEFAULT_GUIDED`]: 10 pieces and 2 moves, the first
-    /// decision of each PC after the first; on seeds 1 to 100, 90 reach 10 PCs against 86
-    /// without, with a 99th-percentile decision time of 0.80 s (crate README).
+    /// ([`DecisionKind::Guided`]). [`DEFAULT_GUIDED`]: 10 pieces and 8 moves, the first
+    /// decision of each PC after the first; on seeds 1 to 1,000, 893 reach 10 PCs against
+    /// 880 with 2 moves and 839 without, and on seeds 1,001 to 2,000 891 against 866
+    /// with 2 moves, with a 99th-percentile decision time of 0.82 to 0.84 s (crate README).
     pub fn with_guided(mut self, pieces: u32, moves: usize) -> PcPlayer {
         self.guided = (pieces.min(10), moves);
         self
@@ -255,8 +256,8 @@ impl PcPlayer {
     /// ([`DEFAULT_GUIDED_STATES`] by default): the moves not valued by then are not
     /// played, and when not even the first one is, the sampled ranking's first move is
     /// (a [`DecisionKind::Sampled`] decision). A state takes a few microseconds: with the
-    /// default, the guided decisions of seeds 1 to 100 took 136 ms at the median, 742 ms
-    /// at the 90th percentile and 1.15 s at most (crate README). Fields whose fill orders
+    /// defaults, the guided decisions of seeds 1 to 1,000 took 118 ms at the median, 802 ms
+    /// at the 90th percentile and 1.26 s at most (crate README). Fields whose fill orders
     /// the solver remembers from earlier decisions cost nothing, so whether a position is
     /// valued within the budget depends on what the game searched before (a game still
     /// replays the same).
@@ -316,10 +317,10 @@ impl PcPlayer {
     /// 8.7 s at most, and the exact chance of the move played averaged 99.1%, where the
     /// first PC of a game succeeds in 96.4% of games with the sampled decision (1,000
     /// games) and a guided decision after the hold (eight moves, 250,000 states) picks
-    /// moves whose exact chance averages the same 96.4%. With it and `--guided-moves 8`,
-    /// 455 of seeds 1 to 500 reached 10 PCs (498 first PCs of 500), with a 99th-percentile
-    /// decision time of 993 ms: the first decision of a game is about one decision in a
-    /// hundred (crate README).
+    /// moves whose exact chance averages the same 96.4%. With it, 919 of seeds 1 to 1,000
+    /// reached 10 PCs against 893 without (993 first PCs of 1,000 against 964), with a
+    /// 99th-percentile decision time of 993 ms on seeds 1 to 500: the first decision of a
+    /// game is about one decision in a hundred (crate README).
     pub fn with_exact_opening(mut self, exact: bool) -> PcPlayer {
         self.exact_opening = exact;
         self
