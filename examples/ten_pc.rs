@@ -45,6 +45,7 @@ use std::time::Instant;
 use pc_examples::{Args, fail, json_format, number, print_help, rules};
 use pc_solver::carry::cycle_phase;
 use pc_solver::game::{Game, GameConfig, Player};
+use pc_solver::player::{DEFAULT_GUIDED, DEFAULT_GUIDED_STATES};
 use pc_solver::{DecisionKind, PcPlayer, Rules};
 use pc_srs::Piece;
 
@@ -222,10 +223,10 @@ fn main() {
         exact: number(&args, &["--exact"], 8),
         layered: number(&args, &["--layered"], 9),
         guided: (
-            number(&args, &["--guided"], 10),
-            number(&args, &["--guided-moves"], 8),
+            number(&args, &["--guided"], DEFAULT_GUIDED.0),
+            number(&args, &["--guided-moves"], DEFAULT_GUIDED.1),
         ),
-        guided_states: number(&args, &["--guided-states"], 250_000),
+        guided_states: number(&args, &["--guided-states"], DEFAULT_GUIDED_STATES),
         samples: number(&args, &["--samples"], 8),
         states: number(&args, &["--states"], 4000),
         candidates: number(&args, &["--candidates"], 8),
