@@ -18,11 +18,11 @@
 //! `--guided-states S` (250000) search states;
 //! `--clairvoyant N` (9; 0 off) and `--clairvoyant-states S` (3000000): with N pieces left
 //! or fewer, moves are ranked by their clairvoyant chance within S search states;
-//! `--exact-opening` (with the hold slot empty and the piece a hold reveals known, as at a
-//! game's first decision: hold, and place where the exact chance is best; seconds per
-//! such decision);
-//! `--carry` (once every piece of a PC is in view, play the move that leaves the best piece
-//! in hold for the next PC instead of the exact solver's first best move);
+//! `--no-exact-opening` (with the hold slot empty and the piece a hold reveals known, as
+//! at a game's first decision, the decision is sampled instead of holding and placing
+//! where the exact chance is best, which takes seconds);
+//! `--no-carry` (do not tell the moves that keep a PC certain apart by the piece they can
+//! leave in hold for the next PC: the exact solver's first best move is played);
 //! `--samples N` (8), `--states N` (4000) and `--candidates N` (8): the sampled decisions
 //! before that; `--attempt N` (0, off) and `--attempt-decisions D` (1500): with N pieces
 //! left or fewer, try the exact solver with a work limit of D decisions first;
@@ -238,8 +238,8 @@ fn main() {
             number(&args, &["--clairvoyant"], 9),
             number(&args, &["--clairvoyant-states"], 3_000_000),
         ),
-        carry: args.flag(&["--carry"]),
-        exact_opening: args.flag(&["--exact-opening"]),
+        carry: !args.flag(&["--no-carry"]),
+        exact_opening: !args.flag(&["--no-exact-opening"]),
     };
     if settings.preview > 6 {
         fail("--preview: the exact solver takes 0 to 6 previews");

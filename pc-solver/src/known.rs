@@ -2,6 +2,7 @@
 //! whether a (field, hold, pieces left) state can still make a perfect clear, remembered
 //! per state, and the same question for a queue whose last piece is not known yet.
 
+use crate::carry::{best_carry, carry_rank};
 use crate::field::PcField;
 use ahash::AHashMap;
 use pc_srs::{MoveGenerator, Piece, Placement};
@@ -151,6 +152,9 @@ pub(crate) struct KnownMemo {
     /// For a state that can make a PC, the pieces that can be left in hold at it
     /// (see [`KnownSolver::carries`]).
     carries: AHashMap<Key, u8>,
+    /// For a state and a phase of the bag cycle, the best rank of the pieces a PC can
+    /// leave in hold (see [`KnownSolver::best_carry_rank`]).
+    carry_ranks: AHashMap<(Key, u8), Option<u16>>,
 }
 
 impl KnownMemo {
@@ -162,6 +166,7 @@ impl KnownMemo {
             + self.tileable.len()
             + self.pairs.len()
             + self.carries.len()
+            + self.carry_ranks.len()
     }
 
     pub(crate) fn clear(&mut self) {
@@ -171,6 +176,7 @@ impl KnownMemo {
         self.tileable.clear();
         self.pairs.clear();
         self.carries.clear();
+        self.carry_ranks.clear();
     }
 }
 
@@ -433,6 +439,66 @@ impl<'a> KnownSolver<'a> {
         carries
     }
 
+    /// The best rank ([`crate::carry::carry_rank`] at `phase`) of the pieces a PC can leave
+    /// in the hold slot, `None` when there is no PC: the best of
+    /// [`KnownSolver::carries`], by a search that stops once the best piece on hand is
+    /// found to be left.
+    pub(crate) fn best_carry_rank(
+        &mut self,
+        field: PcField,
+        held: Option<Piece>,
+        queue: &[Piece],
+        phase: usize,
+    ) -> Option<u16> {
+        let (held, queue) = self.normalise(held, queue);
+        self.best_carry_rank_normalised(field, held, queue, phase)
+    }
+
+    fn best_carry_rank_normalised(
+        &mut self,
+        field: PcField,
+        held: Option<Piece>,
+        queue: &[Piece],
+        phase: usize,
+    ) -> Option<u16> {
+        if self.goal.reached(&field) {
+            return Some(carry_rank(phase, held));
+        }
+        if !self.solve_normalised(field, held, queue) {
+            return None;
+        }
+        let key = Key::new(&field, held, queue);
+        if let Some(&carries) = self.memo.carries.get(&key) {
+            return best_carry(phase, carries).map(|(_, rank)| rank);
+        }
+        if let Some(&rank) = self.memo.carry_ranks.get(&(key, phase as u8)) {
+            return rank;
+        }
+        // No PC leaves a piece better than the best one held or to come.
+        let on_hand = held
+            .into_iter()
+            .chain(queue.iter().copied())
+            .map(|p| carry_rank(phase, Some(p)))
+            .max();
+        let mut best: Option<u16> = None;
+        'turns: for (piece, held_after, rest, _) in turns(held, queue) {
+            for &next in self.children(&field, piece).iter() {
+                let below = self.best_carry_rank_normalised(
+                    PcField::from_key(next),
+                    held_after,
+                    rest,
+                    phase,
+                );
+                best = best.max(below);
+                if best.is_some() && best >= on_hand {
+                    break 'turns;
+                }
+            }
+        }
+        self.memo.carry_ranks.insert((key, phase as u8), best);
+        best
+    }
+
     /// Of the pieces `x` in `wanted` (bits over [`Piece::index`]), those for which hold,
     /// then the queue, then `x` can make a perfect clear: one search for a queue whose
     /// last piece is not revealed yet.
@@ -666,7 +732,7 @@ mod tests {
     }
 
     #[test]
-    fn the_pieces_left_in_hold_are_those_of_the_solutions() {
+    fn the_pieces_left_in_hold_are_those_of_the_solutions_and_the_best_is_found() {
         let rules = Rules::default();
         let goal = Goal {
             lower_clears: false,
@@ -710,6 +776,17 @@ mod tests {
                 let mut memo = KnownMemo::default();
                 let mut solver = KnownSolver::new(rules.generator(), true, goal, &mut memo);
                 assert_eq!(solver.carries(field, held, rest), expected, "{text} {q}");
+                // The best of them at each phase, by its own search.
+                for phase in 0..7 {
+                    let mut memo = KnownMemo::default();
+                    let mut solver = KnownSolver::new(rules.generator(), true, goal, &mut memo);
+                    let best = best_carry(phase, expected).map(|(_, rank)| rank);
+                    assert_eq!(
+                        solver.best_carry_rank(field, held, rest, phase),
+                        best,
+                        "{text} {q} {phase}"
+                    );
+                }
                 with_pc += usize::from(expected != 0);
                 several += usize::from(expected.count_ones() > 1);
             }

@@ -96,6 +96,8 @@ const AUTOMATON_MIN_SEQUENCES: usize = 64;
 /// How each sequence is checked: one shared automaton of every word that clears the
 /// field (exact sharing between sequences), or a search per sequence that remembers
 /// states between them.
+// One per call: the size of its variants does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Checker<'p> {
     Automaton { automaton: Automaton, hold: bool },
     Search(Searcher<'p>),

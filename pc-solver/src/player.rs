@@ -9,7 +9,9 @@
 //!   preview. The solver is kept for the whole game, so the later decisions of a PC reuse
 //!   what the first exact one learned.
 //!   With 9 pieces left ([`PcPlayer::with_layered_from`]) the solver's layered search
-//!   decides exactly too when the hold slot is filled (about 0.3 s).
+//!   decides exactly too when the hold slot is filled (about 0.3 s). With
+//!   [`PcPlayer::with_carry`] (on by default), the moves that keep the PC certain are
+//!   told apart by the piece they can leave in hold for the next PC.
 //! - **Guided** ([`PcPlayer::with_guided`]): the first decision of a PC when the hold slot
 //!   is filled: the exact chances of the sampled ranking's first eight moves, within a
 //!   budget of search states ([`PcPlayer::with_guided_states`]).
@@ -45,6 +47,32 @@ use ahash::AHashSet;
 use pc_bag::{BagState, PieceSet, Ratio};
 use pc_bitboard::Board32;
 use pc_srs::{Piece, Placement};
+
+/// The most orders of the unseen pieces a steered decision sums the carry over (two of
+/// the last four pieces of a bag: 12).
+const MAX_STEERED_ORDERS: usize = 12;
+
+/// The most pieces not seen yet at a steered decision. With three (the decision with 9
+/// pieces left of the second PC of the cycle), the carry of every move for every order
+/// took up to 2 s (seed 3 of `ten_pc`); with two, at most 0.31 s over five games.
+const MAX_STEERED_UNKNOWN: usize = 2;
+
+/// Every sequence of `length` distinct pieces from `pieces`, in order.
+fn arrangements(pieces: &[Piece], length: usize) -> Vec<Vec<Piece>> {
+    if length == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for (i, &p) in pieces.iter().enumerate() {
+        let mut others = pieces.to_vec();
+        others.remove(i);
+        for mut tail in arrangements(&others, length - 1) {
+            tail.insert(0, p);
+            out.push(tail);
+        }
+    }
+    out
+}
 
 /// The clear line of a PC started on an empty field.
 pub const PC_CLEAR_LINE: u32 = 4;
@@ -207,8 +235,8 @@ impl PcPlayer {
             attempt_decisions: DEFAULT_ATTEMPT.1,
             clairvoyant_from: DEFAULT_CLAIRVOYANT.0,
             clairvoyant_states: DEFAULT_CLAIRVOYANT.1,
-            carry: false,
-            exact_opening: false,
+            carry: true,
+            exact_opening: true,
             rng: Rng::new(0),
             building: None,
             last: None,
@@ -293,12 +321,20 @@ impl PcPlayer {
         self
     }
 
-    /// Whether, once every piece the PC needs is in view, the moves that keep the PC
-    /// certain are told apart by the piece they can leave in hold for the next PC
-    /// ([`crate::carry::carry_rank`]); off, the exact solver's first best move is played.
-    /// Off by default: over seeds 1 to 100 (`ten_pc`, five previews, SRS+) 53 games
-    /// reached 10 PCs with it and 58 without (93.9% and 94.7% of PCs), no gain within
-    /// the noise of 100 games.
+    /// Whether the moves that keep the PC certain are told apart by the piece they can
+    /// leave in hold for the next PC ([`crate::carry::carry_rank`]). Once every piece the
+    /// PC needs is in view, the move that can leave the best piece is played. Before
+    /// that, when at most two pieces are not seen yet and they are the rest of the
+    /// current bag in at most 12 orders (a *steered* decision), the moves are put in order
+    /// of the best piece each can leave, summed over those orders with the whole queue
+    /// known, and the first of them whose exact chance is 1 is played. Off, the exact
+    /// solver's first best move is played.
+    ///
+    /// On by default: the second PC of the bag cycle is always made, and it decides what
+    /// the third, the hardest, starts with. With five previews and SRS+ (`ten_pc`), the
+    /// third PC started with S or Z in hold 83 times of 190 without it (seeds 1 to 100)
+    /// and 58 times of 1,896 with it (seeds 1 to 1,000, without the exact opening), and
+    /// 927 of those 1,000 games reached 10 PCs against 893 without it (crate README).
     pub fn with_carry(mut self, carry: bool) -> PcPlayer {
         self.carry = carry;
         self
@@ -312,15 +348,13 @@ impl PcPlayer {
     /// sampled. Placing the current piece at once is not valued (the hold slot would stay
     /// empty, which the layered search does not answer), so the hold is always pressed.
     ///
-    /// Off by default, for its time: over seeds 1 to 100 (`ten_pc --endless --pieces 11`,
-    /// five previews, SRS+) the first decision of a game took 4.3 s at the median and
-    /// 8.7 s at most, and the exact chance of the move played averaged 99.1%, where the
-    /// first PC of a game succeeds in 96.4% of games with the sampled decision (1,000
-    /// games) and a guided decision after the hold (eight moves, 250,000 states) picks
-    /// moves whose exact chance averages the same 96.4%. With it, 919 of seeds 1 to 1,000
-    /// reached 10 PCs against 893 without (993 first PCs of 1,000 against 964), with a
-    /// 99th-percentile decision time of 993 ms on seeds 1 to 500: the first decision of a
-    /// game is about one decision in a hundred (crate README).
+    /// On by default, though it takes seconds: over seeds 1 to 100 (`ten_pc --endless
+    /// --pieces 11`, five previews, SRS+) the first decision of a game took 4.3 s at the
+    /// median and 8.7 s at most, and the exact chance of the move played averaged 99.1%,
+    /// where a guided decision after the hold (eight moves, 250,000 states) picks moves
+    /// whose exact chance averages 96.4%. It is one decision of about a hundred in a
+    /// 10-PC game, so the 99th-percentile decision time stays under 1 s (crate README:
+    /// the first PC of a game was made in 498 of seeds 1 to 500 with it and 481 without).
     pub fn with_exact_opening(mut self, exact: bool) -> PcPlayer {
         self.exact_opening = exact;
         self
@@ -410,6 +444,11 @@ impl PcPlayer {
         if self.carry && self.rules.hold && in_view > needed as usize {
             let found = self.carry_move(view, field);
             return found.map(|m| (m, DecisionKind::Exact));
+        }
+        if self.carry && self.rules.hold && view.hold.is_some() {
+            if let Some(found) = self.steered_move(view, field, line) {
+                return Some((found, DecisionKind::Exact));
+            }
         }
         if self.exact_opening {
             if let Some(found) = self.opening_move(view, field, line) {
@@ -573,6 +612,23 @@ impl PcPlayer {
         Some(found)
     }
 
+    /// The moves that keep a PC possible, or (`Err`) the move that makes it now, with the
+    /// chance set to 1.
+    fn keep_or_clear<'v>(
+        &mut self,
+        view: &GameView<'v>,
+        field: PcField,
+        goal: Goal,
+    ) -> Result<Vec<Candidate<'v>>, Option<Move>> {
+        match self.candidates(view, field, goal) {
+            Moves::Clear(hold, placement) => {
+                self.chance = Some(Ratio::ONE);
+                Err(self.legal(view, hold, placement))
+            }
+            Moves::Keep(candidates) => Ok(candidates),
+        }
+    }
+
     /// With every piece of the PC in view, a move that keeps the PC certain and leaves
     /// the best piece in hold for the next PC ([`crate::carry::carry_rank`]; the heuristic breaks
     /// ties); `None` when no move keeps a PC possible.
@@ -580,12 +636,9 @@ impl PcPlayer {
         let goal = Goal {
             lower_clears: false,
         };
-        let candidates = match self.candidates(view, field, goal) {
-            Moves::Clear(hold, placement) => {
-                self.chance = Some(Ratio::ONE);
-                return self.legal(view, hold, placement);
-            }
-            Moves::Keep(candidates) => candidates,
+        let candidates = match self.keep_or_clear(view, field, goal) {
+            Ok(candidates) => candidates,
+            Err(clear) => return clear,
         };
         let in_view = 1 + view.preview.len() + view.hold.is_some() as usize;
         let placed = placed_mod_7(view.bag.remaining().len(), in_view);
@@ -616,6 +669,77 @@ impl PcPlayer {
             Ratio::ZERO
         });
         found
+    }
+
+    /// Before every piece of the PC is in view, when the pieces not seen yet are the rest
+    /// of the current bag in some order (at most [`MAX_STEERED_ORDERS`] orders): the moves
+    /// in order of the carry they can leave ([`crate::carry::carry_rank`], summed over
+    /// those orders with the whole queue known), and the first of them whose exact chance
+    /// is 1 is played. `None` when no move is certain: the other ways decide then.
+    fn steered_move(&mut self, view: &GameView<'_>, field: PcField, line: u32) -> Option<Move> {
+        let needed = field.pieces_needed() as usize;
+        let in_view = 2 + view.preview.len();
+        // A PC with hold uses one piece more than it places.
+        let unknown = (needed + 1)
+            .checked_sub(in_view)
+            .filter(|&u| (1..=MAX_STEERED_UNKNOWN).contains(&u))?;
+        let bag: Vec<Piece> = view.bag.remaining().iter().map(srs_piece).collect();
+        let orders = arrangements(&bag, unknown);
+        if orders.is_empty() || orders.len() > MAX_STEERED_ORDERS {
+            return None;
+        }
+        let goal = Goal {
+            lower_clears: false,
+        };
+        let candidates = match self.keep_or_clear(view, field, goal) {
+            Ok(candidates) => candidates,
+            Err(clear) => return clear,
+        };
+        let placed = placed_mod_7(view.bag.remaining().len(), in_view);
+        let phase = cycle_phase(placed + needed as u64);
+        let mut solver = KnownSolver::new(
+            self.rules.generator(),
+            self.rules.hold,
+            goal,
+            &mut self.memo,
+        );
+        let mut scored: Vec<(u32, f64, bool, Placement)> = Vec::new();
+        let mut queue = Vec::new();
+        for c in &candidates {
+            let mut total = 0;
+            for order in &orders {
+                queue.clear();
+                queue.extend_from_slice(c.rest);
+                queue.extend_from_slice(order);
+                let best = solver.best_carry_rank(c.child, c.hold_after, &queue, phase);
+                total += best.map_or(0, u32::from);
+            }
+            if total > 0 {
+                scored.push((total, c.score, c.hold, c.placement));
+            }
+        }
+        if self.memo.len() > 4_000_000 {
+            self.memo.clear();
+        }
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
+        let position = Position::new(view.board, view.current)
+            .with_clear_line(line)
+            .with_hold(view.hold)
+            .with_preview(view.preview)
+            .with_bag(view.bag.remaining());
+        // With two pieces unseen at most, the solver ranks every move in milliseconds.
+        let ranked = self.solver.recommend(&position).ok()?;
+        let certain: AHashSet<(bool, Placement)> = ranked
+            .moves
+            .iter()
+            .filter(|m| m.chance.is_one())
+            .map(|m| (m.hold, m.placement))
+            .collect();
+        let &(_, _, hold, placement) = scored
+            .iter()
+            .find(|&&(_, _, hold, placement)| certain.contains(&(hold, placement)))?;
+        self.chance = Some(Ratio::ONE);
+        self.legal(view, hold, placement)
     }
 
     /// The move with the best exact chance; `None` when it is 0 (or no move with a chance
@@ -908,5 +1032,28 @@ impl Player for PcPlayer {
         // evaluator generates from the spawn).
         self.legal(view, decision.hold, decision.placement)
             .or_else(|| Some(decision.to_move()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_orders_of_unseen_pieces_are_the_arrangements_of_the_bag() {
+        let (i, o, t) = (Piece::I, Piece::O, Piece::T);
+        assert_eq!(
+            arrangements(&[i, o, t], 2),
+            [[i, o], [i, t], [o, i], [o, t], [t, i], [t, o]]
+        );
+        assert_eq!(arrangements(&[i, o, t], 3).len(), 6);
+        assert_eq!(arrangements(&[i, o], 1), [[i], [o]]);
+        // More pieces than the bag has: none.
+        assert!(arrangements(&[i], 2).is_empty());
+        // Two unseen of four left in the bag: the most orders a steered decision takes.
+        assert_eq!(
+            arrangements(&[i, o, t, Piece::S], 2).len(),
+            MAX_STEERED_ORDERS
+        );
     }
 }

@@ -50,10 +50,11 @@ fn a_whole_challenge_is_legal_and_replays() {
     // Each PC: 10 pieces, the last 8 decided exactly, the one before exactly too when the
     // hold slot is filled (the layered search), else by the clairvoyant chance unless its
     // search ran out of states; the first one guided when the hold slot is filled (every
-    // PC after the first) unless its budget ran out, else sampled.
+    // PC after the first) unless its budget ran out, else sampled; the game's first one
+    // exact (the exact opening: hold, then the layered search).
     assert!(stats.exact > 80, "{stats:?}");
-    assert!(stats.exact + stats.clairvoyant <= 90, "{stats:?}");
-    assert!(stats.guided + stats.sampled >= 10, "{stats:?}");
+    assert!(stats.exact + stats.clairvoyant <= 91, "{stats:?}");
+    assert!(stats.guided + stats.sampled >= 9, "{stats:?}");
     assert!((1..=9).contains(&stats.guided), "{stats:?}");
     let record: GameRecord = game.record().to_string().parse().unwrap();
     assert_eq!(record.replay().unwrap().board(), game.board());
@@ -64,7 +65,9 @@ fn an_exact_chance_of_one_is_kept() {
     let mut checked = 0;
     for seed in 1..=8 {
         let mut game = Game::new(GameConfig::new(seed).with_preview(5)).unwrap();
-        let mut p = player(seed);
+        // The exact opening (seconds per game) is left out: the first decision is
+        // sampled, so PCs become sure later and in different ways.
+        let mut p = player(seed).with_exact_opening(false);
         let mut sure = false;
         // The first PC of the game: 10 pieces, unless the player gives it up.
         while game.stats().pieces < 10 {
@@ -277,7 +280,7 @@ fn an_exact_opening_holds_and_places_where_the_chance_is_best() {
     assert!(!best.chance.is_zero());
     assert!(mv.path.is_some());
     // Off: the decision is not exact.
-    let mut off = player(0);
+    let mut off = player(0).with_exact_opening(false);
     off.choose(&view).expect("a move");
     assert_ne!(off.last_decision(), Some(DecisionKind::Exact));
     // With a hold reveal still unknown (a fresh bag after the preview), it does not apply.
@@ -290,4 +293,30 @@ fn an_exact_opening_holds_and_places_where_the_chance_is_best() {
 #[test]
 fn previews_beyond_the_solver_are_refused() {
     assert!(PcPlayer::new(Rules::default(), 7).is_err());
+}
+
+#[test]
+fn the_second_pc_leaves_the_third_a_better_piece_in_hold() {
+    // The second PC of the cycle is always made, and what it leaves in hold starts the
+    // third. Without the carry decisions these seeds start it with S or Z in hold, the
+    // pieces it does worst with; with them (the default), with T (measured with this test).
+    for seed in [5, 6] {
+        let hold_after_two_pcs = |carry: bool| {
+            let mut game = Game::new(GameConfig::new(seed).with_preview(5)).unwrap();
+            let mut p = player(seed).with_carry(carry);
+            let limits = Limits {
+                pieces: Some(20),
+                ..Limits::default()
+            };
+            game.run(&mut p, limits).expect("every move is legal");
+            assert_eq!(game.stats().perfect_clears, 2);
+            game.view().hold
+        };
+        let off = hold_after_two_pcs(false);
+        assert!(
+            matches!(off, Some(Piece::S | Piece::Z)),
+            "seed {seed}: {off:?}"
+        );
+        assert_eq!(hold_after_two_pcs(true), Some(Piece::T), "seed {seed}");
+    }
 }
