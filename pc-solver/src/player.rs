@@ -20,14 +20,17 @@
 //!   field clears the most
 //!   of the bag's continuations with the whole queue known, counted exactly by one search
 //!   per piece before the last two unknown ones, within a budget of search states.
+//! - **Exact** at a game's first decision too ([`PcPlayer::with_exact_opening`], on by
+//!   default): hold, and place the next piece where the layered search finds the best
+//!   exact chance (seconds, once per game).
 //! - **Sampled**: earlier in a PC (the first decision from an empty field with an empty
-//!   hold slot), or when the clairvoyant or guided search runs out of states, each move is tried against a few continuations
+//!   hold slot, when the exact opening does not decide it), or when the clairvoyant or guided search runs out of states, each move is tried against a few continuations
 //!   of the queue drawn from the bag state, with the whole queue known and a search budget
 //!   per continuation, for the heuristic's best few moves (moves that leave no covered cell
 //!   first). The continuations are tried in turn and only the moves that clear one go on to
 //!   the next (all of them when none does); the first survivor in the heuristic's order is
-//!   played. This is an estimate, and a weak one: the first decisions of a PC
-//!   are where this player loses most PCs (see the crate README for measured rates).
+//!   played. This is an estimate, and a weak one (see the crate README for measured
+//!   rates).
 //! - **Fallback**: when the exact chance is 0, or the field is not a PC field, the
 //!   [`Evaluator`] plays until the field is low and clean again
 //!   ([`handoff_clear_line`]), and the next PC starts there.
