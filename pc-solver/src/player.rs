@@ -36,7 +36,7 @@
 //!   ([`handoff_clear_line`]), and the next PC starts there.
 
 use crate::adaptive::Solver;
-use crate::carry::{best_carry, cycle_phase, placed_mod_7};
+use crate::carry::{cycle_phase, placed_mod_7};
 use crate::clairvoyant::MAX_UNKNOWN;
 use crate::error::SolverError;
 use crate::field::PcField;
@@ -654,8 +654,7 @@ impl PcPlayer {
         );
         let mut ranked: Vec<(u16, f64, bool, Placement)> = Vec::new();
         for c in &candidates {
-            let carries = solver.carries(c.child, c.hold_after, c.rest);
-            if let Some((_, rank)) = best_carry(phase, carries) {
+            if let Some(rank) = solver.best_carry_rank(c.child, c.hold_after, c.rest, phase) {
                 ranked.push((rank, c.score, c.hold, c.placement));
             }
         }
