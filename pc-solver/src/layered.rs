@@ -530,14 +530,29 @@ impl Search<'_, '_> {
             } else {
                 continue;
             };
-            if reach.reaches(&p) {
-                let child = field.place(&p);
-                if child.can_be_filled() {
-                    out.push((child.key(), hold_after));
-                }
+            let child = field.place(&p);
+            if !child.can_be_filled() {
+                continue;
+            }
+            let child = (child.key(), hold_after);
+            if !self.known_lost(k + 1, child) && reach.reaches(&p) {
+                out.push(child);
             }
         }
         out
+    }
+
+    /// Whether a state of layer `k` is already known to win nothing (most are): then the
+    /// move there needs no move generation.
+    fn known_lost(&self, k: usize, state: State) -> bool {
+        if k == self.last {
+            if let Some(&(_, 0)) = self.orders.runs.get(&state.0) {
+                return true;
+            }
+        }
+        self.wins
+            .get(k)
+            .is_some_and(|w| w.lost.contains(&(state, self.rest(k))))
     }
 
     /// Whether the pieces left at layer `k` (the hold, the known ones not played, and the
@@ -759,11 +774,19 @@ impl OrderMemo {
             // field a cover's placement leaves has the rest of that cover).
             let mut reach = Reach::new(known, &field);
             for p in cover_check(field.height()).first_placements(field.board()) {
-                if !reach.reaches(&p) {
+                let child = field.place(&p);
+                // Most fields left behind have no fill order: when that is known (or,
+                // with two pieces left, quickly found), the placement's move generation
+                // is not needed.
+                let dead = match self.runs.get(&child.key()) {
+                    Some(&(_, len)) => len == 0,
+                    None => n == 3 && self.orders(known, child).1 == 0,
+                };
+                if dead || !reach.reaches(&p) {
                     continue;
                 }
                 let head = (p.piece().index() as u16) << (3 * (n - 1));
-                let (start, len) = self.orders(known, field.place(&p));
+                let (start, len) = self.orders(known, child);
                 for i in start..start + len {
                     found.push(head | self.orders[i as usize]);
                 }
