@@ -778,15 +778,19 @@ impl OrderMemo {
                 // Most fields left behind have no fill order: when that is known (or,
                 // with two pieces left, quickly found), the placement's move generation
                 // is not needed.
-                let dead = match self.runs.get(&child.key()) {
-                    Some(&(_, len)) => len == 0,
-                    None => n == 3 && self.orders(known, child).1 == 0,
+                let run = match self.runs.get(&child.key()) {
+                    Some(&run) => Some(run),
+                    None if n == 3 => Some(self.orders(known, child)),
+                    None => None,
                 };
-                if dead || !reach.reaches(&p) {
+                if run.is_some_and(|(_, len)| len == 0) || !reach.reaches(&p) {
                     continue;
                 }
                 let head = (p.piece().index() as u16) << (3 * (n - 1));
-                let (start, len) = self.orders(known, child);
+                let (start, len) = match run {
+                    Some(run) => run,
+                    None => self.orders(known, child),
+                };
                 for i in start..start + len {
                     found.push(head | self.orders[i as usize]);
                 }
