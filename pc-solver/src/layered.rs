@@ -257,7 +257,8 @@ pub(crate) type State = (u128, u8);
 /// are valued, in that order; the others are missing. With `max_states`, the search
 /// stops once it has valued that many states below the root (and fields whose fill
 /// orders it found): the moves valued by then keep their exact values, the rest are
-/// missing.
+/// missing. With `threads` above 1 and neither of those two, the moves are valued by
+/// that many threads (the values are the same).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn root_values(
     known: &KnownSolver<'_>,
@@ -268,32 +269,13 @@ pub(crate) fn root_values(
     stop_when_certain: bool,
     only: Option<&[State]>,
     max_states: Option<u64>,
+    threads: usize,
 ) -> Option<RootValues> {
     let (m, last) = shape(node, hold, lower_clears)?;
-    let conts = Continuations::new(node.bag, m);
-    // The known sequence: hold (with hold), then the current piece and the preview.
-    let mut sequence: Vec<Piece> = Vec::new();
-    if hold {
-        sequence.extend(node.hold);
-    }
-    sequence.extend_from_slice(node.queue);
-    let full = ContSet::first(conts.count);
-    let mut search = Search {
-        known,
-        orders,
-        sequence,
-        first: hold as usize,
-        hold,
-        m,
-        last,
-        full,
-        wins: (0..=last).map(|_| WinsMemo::default()).collect(),
-        sums: (0..m).map(|_| AHashMap::new()).collect(),
-        conts,
-        states_left: max_states.unwrap_or(u64::MAX),
-    };
+    let mut search = Search::for_decision(known, orders, node, hold, m, last);
+    search.states_left = max_states.unwrap_or(u64::MAX);
+    let count = search.conts.count as u64;
     let root = (node.field.key(), node.hold.map_or(7, |p| p.index() as u8));
-    let mut values = AHashMap::new();
     let children = match only {
         Some(states) => states.to_vec(),
         // A swap changes the piece in the slot (the held piece is never the current one
@@ -304,24 +286,71 @@ pub(crate) fn root_values(
             .filter(|&(_, held)| node.can_hold || held == root.1)
             .collect(),
     };
+    // Threads share nothing but the moves to value: only a full ranking, whose moves are
+    // all valued whatever the others give, is split between them.
+    if threads > 1 && children.len() > 1 && !stop_when_certain && max_states.is_none() {
+        drop(search);
+        let values = values_in_threads(known, orders, node, hold, (m, last), &children, threads);
+        return Some(RootValues { values, count });
+    }
+    let mut values = AHashMap::new();
     for child in children {
-        let won = if m == 1 {
-            search.wins(1, child).count_range(0, search.conts.count)
-        } else {
-            search.sums(1, child).iter().sum()
-        };
+        let won = search.move_value(child);
         if search.states_left == 0 {
             // Cut short: this move's value is not known.
             break;
         }
         values.insert(child, won);
-        if stop_when_certain && won as usize == search.conts.count {
+        if stop_when_certain && u64::from(won) == count {
             break;
         }
     }
-    Some(RootValues {
-        values,
-        count: search.conts.count as u64,
+    Some(RootValues { values, count })
+}
+
+/// The values of the root's moves `children`, taken one at a time by `threads` threads
+/// (this one among them). Each thread has its own tables, so states shared by moves of
+/// different threads are valued more than once; the fill orders the helpers find are
+/// added to `orders` at the end, for the next decisions.
+fn values_in_threads(
+    known: &KnownSolver<'_>,
+    orders: &mut OrderMemo,
+    node: &Decision<'_>,
+    hold: bool,
+    (m, last): (usize, usize),
+    children: &[State],
+    threads: usize,
+) -> AHashMap<State, u32> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = |orders: &mut OrderMemo| {
+        let mut search = Search::for_decision(known, orders, node, hold, m, last);
+        let mut values = Vec::new();
+        while let Some(&child) =
+            children.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+        {
+            values.push((child, search.move_value(child)));
+        }
+        values
+    };
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads.min(children.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut own = OrderMemo::default();
+                    let values = work(&mut own);
+                    (values, own)
+                })
+            })
+            .collect();
+        let mut values: AHashMap<State, u32> = work(orders).into_iter().collect();
+        for helper in helpers {
+            let (found, own) = helper
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            values.extend(found);
+            orders.absorb(own);
+        }
+        values
     })
 }
 
@@ -480,7 +509,49 @@ struct Search<'s, 'a> {
     states_left: u64,
 }
 
-impl Search<'_, '_> {
+impl<'s, 'a> Search<'s, 'a> {
+    /// The search below the root of a decision with `m` unknown pieces whose known
+    /// pieces reach layer `last` (see [`shape`]), with no state budget.
+    fn for_decision(
+        known: &'s KnownSolver<'a>,
+        orders: &'s mut OrderMemo,
+        node: &Decision<'_>,
+        hold: bool,
+        m: usize,
+        last: usize,
+    ) -> Self {
+        let conts = Continuations::new(node.bag, m);
+        // The known sequence: hold (with hold), then the current piece and the preview.
+        let mut sequence: Vec<Piece> = Vec::new();
+        if hold {
+            sequence.extend(node.hold);
+        }
+        sequence.extend_from_slice(node.queue);
+        Search {
+            known,
+            orders,
+            sequence,
+            first: hold as usize,
+            hold,
+            m,
+            last,
+            full: ContSet::first(conts.count),
+            wins: (0..=last).map(|_| WinsMemo::default()).collect(),
+            sums: (0..m).map(|_| AHashMap::new()).collect(),
+            conts,
+            states_left: u64::MAX,
+        }
+    }
+
+    /// The continuations won after a move of the root to `child` (a state of layer 1).
+    fn move_value(&mut self, child: State) -> u32 {
+        if self.m == 1 {
+            self.wins(1, child).count_range(0, self.conts.count)
+        } else {
+            self.sums(1, child).iter().sum()
+        }
+    }
+
     /// Counts one more state valued; false once the budget is spent.
     fn spend_state(&mut self) -> bool {
         if self.states_left == 0 {
@@ -744,6 +815,18 @@ impl OrderMemo {
         self.orders.clear();
     }
 
+    /// Adds the fields `other` found and this memo lacks.
+    fn absorb(&mut self, other: OrderMemo) {
+        for (key, (start, len)) in other.runs {
+            self.runs.entry(key).or_insert_with(|| {
+                let run = (self.orders.len() as u32, len);
+                self.orders
+                    .extend_from_slice(&other.orders[start as usize..(start + len) as usize]);
+                run
+            });
+        }
+    }
+
     /// Fields remembered.
     pub(crate) fn len(&self) -> usize {
         self.runs.len() + self.orders.len() / 8
@@ -861,6 +944,36 @@ mod tests {
             shape(&node(empty, Some(Piece::I), "TSZL"), true, false),
             None
         );
+    }
+
+    #[test]
+    fn a_memo_takes_the_fields_another_found() {
+        let memo = |runs: &[(u128, &[u16])]| {
+            let mut memo = OrderMemo::default();
+            for &(key, orders) in runs {
+                memo.runs
+                    .insert(key, (memo.orders.len() as u32, orders.len() as u32));
+                memo.orders.extend_from_slice(orders);
+            }
+            memo
+        };
+        let orders_of = |memo: &OrderMemo, key: u128| {
+            let (start, len) = memo.runs[&key];
+            memo.orders[start as usize..(start + len) as usize].to_vec()
+        };
+        let mut mine = memo(&[(1, &[0o12, 0o34]), (2, &[])]);
+        // Field 1 is known to both (the same orders), 3 and 4 only to the other.
+        mine.absorb(memo(&[
+            (3, &[0o5]),
+            (1, &[0o12, 0o34]),
+            (4, &[0o66, 0o1, 0o2]),
+        ]));
+        assert_eq!(mine.runs.len(), 4);
+        assert_eq!(orders_of(&mine, 1), [0o12, 0o34]);
+        assert_eq!(orders_of(&mine, 2), []);
+        assert_eq!(orders_of(&mine, 3), [0o5]);
+        assert_eq!(orders_of(&mine, 4), [0o66, 0o1, 0o2]);
+        assert_eq!(mine.orders.len(), 2 + 1 + 3);
     }
 
     #[test]

@@ -103,6 +103,8 @@ pub(super) struct Engine<'a> {
     pub(super) work_done: u64,
     /// Whether root decisions may go to the layered search.
     pub(super) layered: bool,
+    /// Threads a full ranking by the layered search may use.
+    pub(super) threads: usize,
 }
 
 /// What [`Engine::best`] finds.
@@ -302,6 +304,7 @@ impl Engine<'_> {
             stop_when_certain,
             only,
             max_states,
+            self.threads,
         )
     }
 
