@@ -257,8 +257,8 @@ pub(crate) type State = (u128, u8);
 /// are valued, in that order; the others are missing. With `max_states`, the search
 /// stops once it has valued that many states below the root (and fields whose fill
 /// orders it found): the moves valued by then keep their exact values, the rest are
-/// missing. With `threads` above 1 and neither of those two, the moves are valued by
-/// that many threads (the values are the same).
+/// missing. With `threads` above 1, without `stop_when_certain` and `max_states`, the
+/// moves are valued by that many threads (the values are the same).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn root_values(
     known: &KnownSolver<'_>,
@@ -286,8 +286,8 @@ pub(crate) fn root_values(
             .filter(|&(_, held)| node.can_hold || held == root.1)
             .collect(),
     };
-    // Threads share nothing but the moves to value: only a full ranking, whose moves are
-    // all valued whatever the others give, is split between them.
+    // Threads share nothing but the moves to value: only when every move is valued
+    // whatever the others give (no stop at a certain move, no budget) are they split.
     if threads > 1 && children.len() > 1 && !stop_when_certain && max_states.is_none() {
         drop(search);
         let values = values_in_threads(known, orders, node, hold, (m, last), &children, threads);
@@ -308,10 +308,17 @@ pub(crate) fn root_values(
     Some(RootValues { values, count })
 }
 
-/// The values of the root's moves `children`, taken one at a time by `threads` threads
-/// (this one among them). Each thread has its own tables, so states shared by moves of
-/// different threads are valued more than once; the fill orders the helpers find are
-/// added to `orders` at the end, for the next decisions.
+/// Moves valued by helper threads, so that the tests can see the threads at work.
+#[cfg(test)]
+pub(crate) static MOVES_BY_HELPERS: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// The values of the root's moves `children`, valued by `threads` threads (this one
+/// among them), thread `t` taking moves `t`, `t + threads`, and so on: a fixed share, so
+/// that every run does the same work (taking the next move from a shared counter was no
+/// faster). Each thread has its own tables, so states shared by moves of different
+/// threads are valued more than once; the fill orders the helpers find are added to
+/// `orders` at the end, for the next decisions.
 fn values_in_threads(
     known: &KnownSolver<'_>,
     orders: &mut OrderMemo,
@@ -321,28 +328,29 @@ fn values_in_threads(
     children: &[State],
     threads: usize,
 ) -> AHashMap<State, u32> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = |orders: &mut OrderMemo| {
+    let threads = threads.min(children.len());
+    let work = |thread: usize, orders: &mut OrderMemo| {
         let mut search = Search::for_decision(known, orders, node, hold, m, last);
-        let mut values = Vec::new();
-        while let Some(&child) =
-            children.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-        {
-            values.push((child, search.move_value(child)));
-        }
-        values
+        children
+            .iter()
+            .skip(thread)
+            .step_by(threads)
+            .map(|&child| (child, search.move_value(child)))
+            .collect::<Vec<_>>()
     };
     std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads.min(children.len()))
-            .map(|_| {
-                scope.spawn(|| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|thread| {
+                scope.spawn(move || {
                     let mut own = OrderMemo::default();
-                    let values = work(&mut own);
+                    let values = work(thread, &mut own);
+                    #[cfg(test)]
+                    MOVES_BY_HELPERS.fetch_add(values.len(), std::sync::atomic::Ordering::Relaxed);
                     (values, own)
                 })
             })
             .collect();
-        let mut values: AHashMap<State, u32> = work(orders).into_iter().collect();
+        let mut values: AHashMap<State, u32> = work(0, orders).into_iter().collect();
         for helper in helpers {
             let (found, own) = helper
                 .join()

@@ -29,3 +29,14 @@ pub use position::Position;
 pub use problem::PcProblem;
 pub use rules::Rules;
 pub use search::{Searcher, Solution, Step};
+
+/// The threads a search splits its work into unless told otherwise: the machine's with
+/// the `parallel` feature, else one (the default build stays single-threaded, as wasm
+/// needs).
+pub(crate) fn default_threads() -> usize {
+    if cfg!(feature = "parallel") {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    }
+}

@@ -216,12 +216,7 @@ pub fn percent(problem: &PcProblem, patterns: &PatternSet) -> Result<PercentResu
         .iter()
         .map(|seq| seq.iter().map(srs_piece).collect())
         .collect();
-    let threads = if cfg!(feature = "parallel") {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        1
-    };
-    let results = check_all(problem, &queues, threads);
+    let results = check_all(problem, &queues, crate::default_threads());
     let success = results.iter().filter(|&&ok| ok).count() as u64;
     let out: Vec<(Vec<Piece>, bool)> = queues.into_iter().zip(results).collect();
     Ok(PercentResult {

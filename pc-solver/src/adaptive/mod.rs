@@ -150,16 +150,6 @@ pub struct Solver {
     orders: crate::layered::OrderMemo,
 }
 
-/// Threads a layered search uses unless told otherwise: the machine's with the
-/// `parallel` feature, else one (wasm has none to spare).
-fn default_threads() -> usize {
-    if cfg!(feature = "parallel") {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        1
-    }
-}
-
 impl Solver {
     /// A solver for the rules, with five previews, 4-line (or the position's) PCs only,
     /// and a 256 MiB memory budget.
@@ -173,7 +163,7 @@ impl Solver {
             memory_limit: 256 << 20,
             work_limit: None,
             layered: true,
-            threads: default_threads(),
+            threads: crate::default_threads(),
             known: KnownMemo::default(),
             values: AHashMap::new(),
             orders: crate::layered::OrderMemo::default(),
@@ -270,12 +260,15 @@ impl Solver {
     }
 
     /// The same solver ranking the moves of a layered search (see
-    /// [`Solver::with_layered`]) with `threads` threads (1 for this thread alone, the
-    /// default without the `parallel` feature; with it, the default is the machine's
-    /// threads). The moves are shared out one at a time and each thread keeps its own
-    /// tables, so threads repeat some work and take more memory; the values are the same.
+    /// [`Solver::with_layered`]) with `threads` threads (0 counts as 1). Without the
+    /// `parallel` feature the default is 1, this thread alone; with it, the machine's
+    /// threads. Only [`Solver::recommend`] uses them, and only when the layered search
+    /// answers. Each thread takes every n-th move and starts with tables of its own (not
+    /// counted in [`Solver::with_memory_limit`], and not reading the fill orders the
+    /// solver found before), so threads repeat some work and take more memory. The fill
+    /// orders they find join the solver's at the end. The values are the same.
     /// On the 2-core VM of the README, the first decision from the empty field (I held,
-    /// `TSZLJO` in view) takes 6.47 s with one thread and 4.16 s with two (criterion
+    /// `TSZLJO` in view) takes 6.47 s with one thread and 4.09 s with two (criterion
     /// medians, `cargo bench -p pc-benches --features parallel --bench threads`).
     ///
     /// ```
@@ -621,6 +614,7 @@ fn path_len(m: &RankedMove) -> usize {
 mod tests {
     use super::*;
     use crate::Rules;
+    use crate::layered::MOVES_BY_HELPERS;
 
     /// 9 pieces left with O held: the layered search values the moves.
     fn nine_left() -> Position {
@@ -656,11 +650,15 @@ mod tests {
             let mut one = solver(1);
             let alone = one.recommend(&position).unwrap();
             let mut two = solver(2);
+            let helped = || MOVES_BY_HELPERS.load(std::sync::atomic::Ordering::Relaxed);
+            let before = helped();
             let shared = two.recommend(&position).unwrap();
             assert_eq!(shared, alone, "{position:?}");
+            // The second thread valued some of the moves (the first takes many ms each).
+            assert!(helped() > before);
             // Values differ from move to move, so a move valued wrongly would show.
             assert!(alone.moves.iter().any(|m| m.chance != alone.chance));
-            // Asked again, the solver with two threads finds the same from its tables.
+            // Asked again, with the fill orders every thread found in the solver's memo.
             assert_eq!(two.recommend(&position).unwrap(), alone);
         }
     }
