@@ -272,7 +272,7 @@ pub(crate) fn root_values(
     threads: usize,
 ) -> Option<RootValues> {
     let (m, last) = shape(node, hold, lower_clears)?;
-    let mut search = Search::for_decision(known, orders, node, hold, m, last);
+    let mut search = Search::for_decision(known, orders, None, node, hold, m, last);
     search.states_left = max_states.unwrap_or(u64::MAX);
     let count = search.conts.count as u64;
     let root = (node.field.key(), node.hold.map_or(7, |p| p.index() as u8));
@@ -316,9 +316,9 @@ pub(crate) static MOVES_BY_HELPERS: std::sync::atomic::AtomicUsize =
 /// The values of the root's moves `children`, valued by `threads` threads (this one
 /// among them), thread `t` taking moves `t`, `t + threads`, and so on: a fixed share, so
 /// that every run does the same work (taking the next move from a shared counter was no
-/// faster). Each thread has its own tables, so states shared by moves of different
-/// threads are valued more than once; the fill orders the helpers find are added to
-/// `orders` at the end, for the next decisions.
+/// faster). Each thread reads the fill orders `orders` had and keeps its own tables, so
+/// states shared by moves of different threads are valued more than once; the fill
+/// orders the threads find are added to `orders` at the end, for the next decisions.
 fn values_in_threads(
     known: &KnownSolver<'_>,
     orders: &mut OrderMemo,
@@ -329,37 +329,40 @@ fn values_in_threads(
     threads: usize,
 ) -> AHashMap<State, u32> {
     let threads = threads.min(children.len());
-    let work = |thread: usize, orders: &mut OrderMemo| {
-        let mut search = Search::for_decision(known, orders, node, hold, m, last);
-        children
+    let before: &OrderMemo = orders;
+    let work = |thread: usize| {
+        let mut own = OrderMemo::default();
+        let mut search = Search::for_decision(known, &mut own, Some(before), node, hold, m, last);
+        let values: Vec<(State, u32)> = children
             .iter()
             .skip(thread)
             .step_by(threads)
             .map(|&child| (child, search.move_value(child)))
-            .collect::<Vec<_>>()
-    };
-    std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads)
-            .map(|thread| {
-                scope.spawn(move || {
-                    let mut own = OrderMemo::default();
-                    let values = work(thread, &mut own);
-                    #[cfg(test)]
-                    MOVES_BY_HELPERS.fetch_add(values.len(), std::sync::atomic::Ordering::Relaxed);
-                    (values, own)
-                })
-            })
             .collect();
-        let mut values: AHashMap<State, u32> = work(0, orders).into_iter().collect();
+        drop(search);
+        (values, own)
+    };
+    let shares = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|thread| scope.spawn(move || work(thread)))
+            .collect();
+        let mut shares = vec![work(0)];
         for helper in helpers {
-            let (found, own) = helper
+            let share = helper
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            values.extend(found);
-            orders.absorb(own);
+            #[cfg(test)]
+            MOVES_BY_HELPERS.fetch_add(share.0.len(), std::sync::atomic::Ordering::Relaxed);
+            shares.push(share);
         }
-        values
-    })
+        shares
+    });
+    let mut values = AHashMap::new();
+    for (found, own) in shares {
+        values.extend(found);
+        orders.absorb(own);
+    }
+    values
 }
 
 /// For queues of one length (the pieces a PC needs, one more with hold), whether each
@@ -424,6 +427,7 @@ pub(crate) fn clairvoyant_answers(
             let mut search = Search {
                 known,
                 orders,
+                before: None,
                 sequence: known_part.to_vec(),
                 first: hold as usize,
                 hold,
@@ -491,6 +495,8 @@ impl WinsMemo {
 struct Search<'s, 'a> {
     known: &'s KnownSolver<'a>,
     orders: &'s mut OrderMemo,
+    /// Fill orders found before, read only (see [`OrderMemo::remembered`]).
+    before: Option<&'s OrderMemo>,
     conts: Continuations,
     /// The known pieces: hold (with hold), current, preview.
     sequence: Vec<Piece>,
@@ -523,6 +529,7 @@ impl<'s, 'a> Search<'s, 'a> {
     fn for_decision(
         known: &'s KnownSolver<'a>,
         orders: &'s mut OrderMemo,
+        before: Option<&'s OrderMemo>,
         node: &Decision<'_>,
         hold: bool,
         m: usize,
@@ -538,6 +545,7 @@ impl<'s, 'a> Search<'s, 'a> {
         Search {
             known,
             orders,
+            before,
             sequence,
             first: hold as usize,
             hold,
@@ -625,7 +633,9 @@ impl<'s, 'a> Search<'s, 'a> {
     /// move there needs no move generation.
     fn known_lost(&self, k: usize, state: State) -> bool {
         if k == self.last {
-            if let Some(&(_, 0)) = self.orders.runs.get(&state.0) {
+            let no_order =
+                |memo: &OrderMemo| memo.runs.get(&state.0).is_some_and(|&(_, len)| len == 0);
+            if no_order(self.orders) || self.before.is_some_and(no_order) {
                 return true;
             }
         }
@@ -724,7 +734,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let mut set = ContSet::EMPTY;
         let field = PcField::from_key(key);
         let fields_before = self.orders.runs.len();
-        let (start, len) = self.orders.orders(self.known, field);
+        let (start, len) = self.orders.orders(self.before, self.known, field);
         // The fields whose fill orders were found count against the budget too.
         let found = (self.orders.runs.len() - fields_before) as u64;
         self.states_left = self.states_left.saturating_sub(found);
@@ -823,6 +833,21 @@ impl OrderMemo {
         self.orders.clear();
     }
 
+    /// The run of a field this memo or `before` has; one of `before` is copied in, so
+    /// that every run read is this memo's.
+    fn remembered(&mut self, before: Option<&OrderMemo>, key: u128) -> Option<(u32, u32)> {
+        if let Some(&run) = self.runs.get(&key) {
+            return Some(run);
+        }
+        let before = before?;
+        let &(start, len) = before.runs.get(&key)?;
+        let run = (self.orders.len() as u32, len);
+        self.orders
+            .extend_from_slice(&before.orders[start as usize..(start + len) as usize]);
+        self.runs.insert(key, run);
+        Some(run)
+    }
+
     /// Adds the fields `other` found and this memo lacks.
     fn absorb(&mut self, other: OrderMemo) {
         for (key, (start, len)) in other.runs {
@@ -841,10 +866,16 @@ impl OrderMemo {
     }
 
     /// Every order of pieces (base-8 codes, first piece most significant) that fills the
-    /// field placed one after the other without hold, as a run of `self.orders`.
-    fn orders(&mut self, known: &KnownSolver<'_>, field: PcField) -> (u32, u32) {
+    /// field placed one after the other without hold, as a run of `self.orders` (fields
+    /// `before` knows are read from it, see [`OrderMemo::remembered`]).
+    fn orders(
+        &mut self,
+        before: Option<&OrderMemo>,
+        known: &KnownSolver<'_>,
+        field: PcField,
+    ) -> (u32, u32) {
         let key = field.key();
-        if let Some(&run) = self.runs.get(&key) {
+        if let Some(run) = self.remembered(before, key) {
             return run;
         }
         let n = field.pieces_needed();
@@ -869,9 +900,9 @@ impl OrderMemo {
                 // Most fields left behind have no fill order: when that is known (or,
                 // with two pieces left, quickly found), the placement's move generation
                 // is not needed.
-                let run = match self.runs.get(&child.key()) {
-                    Some(&run) => Some(run),
-                    None if n == 3 => Some(self.orders(known, child)),
+                let run = match self.remembered(before, child.key()) {
+                    Some(run) => Some(run),
+                    None if n == 3 => Some(self.orders(before, known, child)),
                     None => None,
                 };
                 if run.is_some_and(|(_, len)| len == 0) || !reach.reaches(&p) {
@@ -880,7 +911,7 @@ impl OrderMemo {
                 let head = (p.piece().index() as u16) << (3 * (n - 1));
                 let (start, len) = match run {
                     Some(run) => run,
-                    None => self.orders(known, child),
+                    None => self.orders(before, known, child),
                 };
                 for i in start..start + len {
                     found.push(head | self.orders[i as usize]);
@@ -955,7 +986,7 @@ mod tests {
     }
 
     #[test]
-    fn a_memo_takes_the_fields_another_found() {
+    fn a_memo_takes_or_reads_the_fields_another_found() {
         let memo = |runs: &[(u128, &[u16])]| {
             let mut memo = OrderMemo::default();
             for &(key, orders) in runs {
@@ -982,6 +1013,16 @@ mod tests {
         assert_eq!(orders_of(&mine, 3), [0o5]);
         assert_eq!(orders_of(&mine, 4), [0o66, 0o1, 0o2]);
         assert_eq!(mine.orders.len(), 2 + 1 + 3);
+        // Read through: a field only `before` has is copied in when asked for.
+        let before = mine;
+        let mut fresh = OrderMemo::default();
+        assert_eq!(fresh.remembered(Some(&before), 5), None);
+        assert_eq!(fresh.remembered(None, 4), None);
+        let run = fresh.remembered(Some(&before), 4).unwrap();
+        assert_eq!(run, (0, 3));
+        assert_eq!(orders_of(&fresh, 4), [0o66, 0o1, 0o2]);
+        assert_eq!(fresh.remembered(None, 4), Some(run));
+        assert_eq!(fresh.remembered(Some(&before), 2), Some((3, 0)));
     }
 
     #[test]

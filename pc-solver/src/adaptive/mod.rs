@@ -263,12 +263,12 @@ impl Solver {
     /// [`Solver::with_layered`]) with `threads` threads (0 counts as 1). Without the
     /// `parallel` feature the default is 1, this thread alone; with it, the machine's
     /// threads. Only [`Solver::recommend`] uses them, and only when the layered search
-    /// answers. Each thread takes every n-th move and starts with tables of its own (not
-    /// counted in [`Solver::with_memory_limit`], and not reading the fill orders the
-    /// solver found before), so threads repeat some work and take more memory. The fill
-    /// orders they find join the solver's at the end. The values are the same.
+    /// answers. Each thread takes every n-th move; it reads the fill orders the solver has
+    /// and keeps the rest of its tables to itself (not counted in
+    /// [`Solver::with_memory_limit`]), so threads repeat some work and take more memory.
+    /// The fill orders they find join the solver's at the end. The values are the same.
     /// On the 2-core VM of the README, the first decision from the empty field (I held,
-    /// `TSZLJO` in view) takes 6.47 s with one thread and 4.09 s with two (criterion
+    /// `TSZLJO` in view) takes 6.75 s with one thread and 4.27 s with two (criterion
     /// medians, `cargo bench -p pc-benches --features parallel --bench threads`).
     ///
     /// ```
