@@ -343,14 +343,21 @@ fn values_in_threads(
         (values, own)
     };
     let shares = std::thread::scope(|scope| {
+        // A share whose thread the system does not give is valued here instead.
         let helpers: Vec<_> = (1..threads)
-            .map(|thread| scope.spawn(move || work(thread)))
+            .map(|thread| {
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || work(thread));
+                (thread, spawned)
+            })
             .collect();
         let mut shares = vec![work(0)];
-        for helper in helpers {
-            let share = helper
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        for (thread, helper) in helpers {
+            let share = match helper {
+                Ok(helper) => helper
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => work(thread),
+            };
             #[cfg(test)]
             MOVES_BY_HELPERS.fetch_add(share.0.len(), std::sync::atomic::Ordering::Relaxed);
             shares.push(share);
