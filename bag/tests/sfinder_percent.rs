@@ -1,5 +1,5 @@
 //! Conformance with sfinder's `percent` totals: every pattern in
-//! `shared/testdata/sfinder/percent/*.csv` parses, and its `total` (the last number on
+//! `testdata/sfinder/percent/*.csv` (at the workspace root) parses, and its `total` (the last number on
 //! the line) equals the number of distinct sequences after sfinder's truncation to the
 //! pieces the PC needs (+1 with hold).
 //!
@@ -13,7 +13,7 @@ use pc_bag::{PatternSet, search_length, searching_sequences, truncate_dedup};
 fn data_dir() -> PathBuf {
     PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/testdata/sfinder/percent"
+        "/../testdata/sfinder/percent"
     ))
 }
 
@@ -116,7 +116,7 @@ fn load_cases() -> Vec<Case> {
         let path = dir.join(name);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
-                "cannot read sfinder test data {}: {e} (expected shared/testdata next to the workspace)",
+                "cannot read sfinder test data {}: {e} (the workspace keeps it in testdata/sfinder)",
                 path.display()
             )
         });

@@ -10,7 +10,7 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 fn percent_csv(name: &str) -> String {
     let path = format!(
-        "{}/../../shared/testdata/sfinder/percent/{name}",
+        "{}/../testdata/sfinder/percent/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("missing test data {path}: {e}"))

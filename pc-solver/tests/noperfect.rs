@@ -1,4 +1,4 @@
-//! `../shared/testdata/sfinder/orders/noperfect.txt`: the 11-piece sequences (hold + 10)
+//! `testdata/sfinder/orders/noperfect.txt` (workspace root): the 11-piece sequences (hold + 10)
 //! with no 4-line PC from the empty field under SRS, soft drop and hold. CI checks a seeded
 //! sample of them and of other 7-bag windows (which all have one); the full lists run with
 //! `cargo test -p pc-solver --release --test noperfect -- --ignored` (`PC_PART=k/n` runs every
@@ -12,10 +12,10 @@ use std::collections::HashSet;
 fn noperfect() -> Vec<Vec<Piece>> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/testdata/sfinder/orders/noperfect.txt"
+        "/../testdata/sfinder/orders/noperfect.txt"
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!("cannot read {path}: {e} (../shared must be beside the workspace)")
+        panic!("cannot read {path}: {e} (the workspace keeps it in testdata/sfinder)")
     });
     let list: Vec<Vec<Piece>> = text
         .lines()

@@ -1,4 +1,4 @@
-//! sfinder conformance: every line of `../shared/testdata/sfinder/percent/*.csv` is a
+//! sfinder conformance: every line of `testdata/sfinder/percent/*.csv` (workspace root) is a
 //! `percent` command with sfinder's answer. Rows with clear line 4 or less run by default;
 //! the rest with `cargo test -p pc-solver --release --test sfinder_percent -- --ignored`.
 //! `PC_CSV=hold2.csv,nohold2.csv` runs the rows of the listed files only, `PC_TIMING=1`
@@ -19,14 +19,13 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/sfinder/percent");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/sfinder/percent");
     let mut out = vec![];
     for file in ["hold1.csv", "hold2.csv", "nohold1.csv", "nohold2.csv"] {
         let path = dir.join(file);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
-                "cannot read {}: {e} (../shared must be beside the workspace)",
+                "cannot read {}: {e} (the workspace keeps it in testdata/sfinder)",
                 path.display()
             )
         });

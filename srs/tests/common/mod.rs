@@ -96,14 +96,14 @@ pub fn kick_table(name: &str) -> KickTable {
     }
 }
 
-/// Path of a file in the shared sfinder test data; fails loudly when it is missing.
+/// Path of a file in the workspace's sfinder test data (testdata/sfinder); fails loudly when it is missing.
 pub fn testdata(rel: &str) -> std::path::PathBuf {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/testdata/sfinder")
+        .join("../testdata/sfinder")
         .join(rel);
     assert!(
         p.exists(),
-        "missing test data {}: the tests need ../shared beside the workspace",
+        "missing test data {}: the workspace keeps it in testdata/sfinder",
         p.display()
     );
     p
