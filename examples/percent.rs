@@ -49,7 +49,7 @@ fn main() {
         .value(&["--tree-depth"])
         .and_then(|d| d.parse().ok())
         .unwrap_or(3);
-    let seq = |s: &[pc_srs::Piece]| s.iter().map(|p| p.to_char()).collect::<String>();
+    let seq = |s: &[pc_solver::Piece]| s.iter().map(|p| p.to_char()).collect::<String>();
 
     if args.value(&["--format"]) == Some("json") {
         let failing: Vec<String> = result

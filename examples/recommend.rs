@@ -25,8 +25,7 @@
 use pc_bag::PieceSet;
 use pc_bitboard::Board32;
 use pc_examples::{Args, fail, field, print_help, rules};
-use pc_solver::{Position, RankedMove, Solver};
-use pc_srs::Piece;
+use pc_solver::{Piece, Position, RankedMove, Solver};
 
 /// The default position (see the module docs).
 const DEFAULT_FIELD: &str = "##......../##......../##......../##........";
@@ -326,7 +325,7 @@ fn draw(state: &mut u64, mut bag: PieceSet, count: usize) -> Vec<Piece> {
         let pick = (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bag.len();
         let piece = bag.iter().nth(pick).expect("pick < len");
         bag.remove(piece);
-        drawn.push(pc_solver::percent::srs_piece(piece));
+        drawn.push(piece);
     }
     drawn
 }

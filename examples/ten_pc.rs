@@ -46,8 +46,7 @@ use pc_examples::{Args, fail, json_format, number, print_help, rules};
 use pc_solver::carry::cycle_phase;
 use pc_solver::game::{Game, GameConfig, Player};
 use pc_solver::player::{DEFAULT_GUIDED, DEFAULT_GUIDED_STATES};
-use pc_solver::{DecisionKind, PcPlayer, Rules};
-use pc_srs::Piece;
+use pc_solver::{DecisionKind, PcPlayer, Piece, Rules};
 
 /// The names of the kinds of decision in the output, in the order of `kind_ms`.
 const KINDS: [&str; 5] = ["exact", "guided", "clairvoyant", "sampled", "fallback"];

@@ -2,8 +2,8 @@
 
 use std::borrow::Borrow;
 
+use crate::Piece;
 use crate::error::{BagError, CapacityError};
-use crate::piece::Piece;
 use crate::ratio::Ratio;
 use crate::sequence::Sequence;
 use crate::sequence::enumerate::Continuations;
@@ -264,7 +264,7 @@ impl BagState {
         let mut bits = sequence.raw_bits();
         for _ in 0..sequence.len() {
             let drawable = refill(left);
-            let piece = Piece::from_index_unchecked((bits >> 60) as usize & 7);
+            let piece = Piece::ALL[(bits >> 60) as usize & 7];
             bits <<= 3;
             if !drawable.contains(piece) {
                 return Ratio::ZERO;

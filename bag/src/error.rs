@@ -3,27 +3,17 @@
 
 use std::fmt;
 
-use crate::piece::Piece;
+use crate::Piece;
 use crate::set::PieceSet;
 
-/// Parsing pieces, piece sets, multisets and sequences from text.
+/// Parsing piece sets, multisets and sequences from text (one [`Piece`] parses with
+/// [`pc_srs::ParsePieceError`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParsePiecesError {
-    /// The text holds no piece where one was required.
-    #[error("expected a piece (one of IJLOSTZ), found nothing")]
-    Empty,
     /// A character that is not a piece letter.
     #[error("column {column}: '{found}' is not a piece (expected one of IJLOSTZ)")]
     NotAPiece {
         /// 1-based column of the character.
-        column: usize,
-        /// The character found.
-        found: char,
-    },
-    /// Text after a single piece.
-    #[error("column {column}: unexpected '{found}' after the piece")]
-    Trailing {
-        /// 1-based column of the extra character.
         column: usize,
         /// The character found.
         found: char,

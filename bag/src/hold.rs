@@ -2,9 +2,9 @@
 
 use std::fmt;
 
+use crate::Piece;
 use crate::error::HoldError;
 use crate::pattern::{Element, Pattern};
-use crate::piece::Piece;
 use crate::sequence::Sequence;
 
 /// The stream `hold ++ queue`, cut to the `len + 1` pieces that can matter for `len` plays.

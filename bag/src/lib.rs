@@ -23,8 +23,8 @@ pub use multiset::PieceMultiset;
 pub use pattern::{
     Element, Expansion, Pattern, PatternSet, search_length, searching_sequences, truncate_dedup,
 };
+pub use pc_srs::Piece;
 pub use phase::PcPhase;
-pub use piece::Piece;
 pub use ratio::{ParseRatioError, Ratio};
 pub use sequence::Sequence;
 pub use sequence::enumerate::Continuations;

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Piece;
 use crate::error::ParsePiecesError;
-use crate::piece::Piece;
 use crate::set::PieceSet;
 
 /// How many of each piece, e.g. the pieces a PC solution uses regardless of order.

@@ -1,8 +1,8 @@
 //! Where in the bag cycle each PC of a PC chain starts.
 
+use crate::Piece;
 use crate::bag_state::BagState;
 use crate::error::{BagError, PhaseError};
-use crate::piece::Piece;
 use crate::set::PieceSet;
 
 /// Where the next PC of a chain starts in the bag cycle.

@@ -4,8 +4,8 @@ use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 use std::str::FromStr;
 
+use crate::Piece;
 use crate::error::ParsePiecesError;
-use crate::piece::Piece;
 
 /// A set of distinct pieces: bit `i` is set when the piece with index `i` is in the set.
 ///
@@ -135,7 +135,7 @@ impl PieceSet {
         if self.0 == 0 {
             None
         } else {
-            Some(Piece::from_index_unchecked(self.0.trailing_zeros() as usize))
+            Some(Piece::ALL[self.0.trailing_zeros() as usize])
         }
     }
 
@@ -160,7 +160,7 @@ impl Iterator for Iter {
         }
         let i = self.0.trailing_zeros() as usize;
         self.0 &= self.0 - 1;
-        Some(Piece::from_index_unchecked(i))
+        Some(Piece::ALL[i])
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -59,7 +59,7 @@ fn bench_adaptive(c: &mut Criterion) {
     });
 
     // The next decision: the best move is played and the next piece of the bag shows.
-    let revealed = pc_solver::percent::srs_piece(early.bag.iter().next().unwrap());
+    let revealed = early.bag.iter().next().unwrap();
     let next = early.after(&first.moves[0], &[revealed]).unwrap();
     group.bench_function("next decision, solver reused", |b| {
         b.iter_custom(|iters| {

@@ -40,7 +40,7 @@ pub(crate) fn placed_mod_7(bag_left: usize, in_view: usize) -> u64 {
 ///
 /// ```
 /// use pc_solver::carry::carry_rank;
-/// use pc_srs::Piece;
+/// use pc_solver::Piece;
 ///
 /// // The first PC of the cycle: an I in hold beats an S.
 /// assert!(carry_rank(0, Some(Piece::I)) > carry_rank(0, Some(Piece::S)));

@@ -23,6 +23,7 @@ pub mod search;
 pub use adaptive::{BestMove, RankedMove, Recommendation, Solver};
 pub use error::SolverError;
 pub use field::PcField;
+pub use pc_srs::{Orientation, Piece};
 pub use percent::{PercentResult, TreeNode, percent};
 pub use player::{DecisionKind, PcPlayer, PlayerStats};
 pub use position::Position;

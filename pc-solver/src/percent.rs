@@ -76,17 +76,6 @@ impl PercentResult {
     }
 }
 
-/// Converts a piece of `pc-bag` to the same piece of `pc-srs` (both crates order the
-/// pieces alphabetically).
-pub fn srs_piece(p: pc_bag::Piece) -> Piece {
-    Piece::ALL[p.index()]
-}
-
-/// Converts a piece of `pc-srs` to the same piece of `pc-bag`.
-pub fn bag_piece(p: Piece) -> pc_bag::Piece {
-    pc_bag::Piece::ALL[p.index()]
-}
-
 /// Fields needing at most this many pieces get a shared automaton when many sequences
 /// are asked; beyond it the automaton can grow past memory (every word is explored).
 const AUTOMATON_MAX_PIECES: u32 = 7;
@@ -212,10 +201,7 @@ pub fn percent(problem: &PcProblem, patterns: &PatternSet) -> Result<PercentResu
             needed,
         }
     })?;
-    let queues: Vec<Vec<Piece>> = sequences
-        .iter()
-        .map(|seq| seq.iter().map(srs_piece).collect())
-        .collect();
+    let queues: Vec<Vec<Piece>> = sequences.iter().map(|seq| seq.iter().collect()).collect();
     let results = check_all(problem, &queues, crate::default_threads());
     let success = results.iter().filter(|&&ok| ok).count() as u64;
     let out: Vec<(Vec<Piece>, bool)> = queues.into_iter().zip(results).collect();
@@ -250,7 +236,7 @@ mod tests {
             let queues: Vec<Vec<Piece>> = searching_sequences(&patterns, 8, problem.rules().hold)
                 .unwrap()
                 .iter()
-                .map(|seq| seq.iter().map(srs_piece).collect())
+                .map(|seq| seq.iter().collect())
                 .collect();
             let layered = layered_answers(&problem, &queues).expect("the layered search answers");
             assert_eq!(layered, check_all(&problem, &queues, 1));
@@ -284,7 +270,7 @@ mod tests {
             .unwrap()
             .iter()
             .take(AUTOMATON_MIN_SEQUENCES - 1)
-            .map(|seq| seq.iter().map(srs_piece).collect())
+            .map(|seq| seq.iter().collect())
             .collect();
         assert!(queues.len() >= PARALLEL_MIN_SEQUENCES);
         let one = check_all(&pco, &queues, 1);

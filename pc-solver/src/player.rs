@@ -43,7 +43,6 @@ use crate::field::PcField;
 use crate::game::{GameView, Move, Player, Rng};
 use crate::heuristic::{Evaluator, TSpin, handoff_clear_line};
 use crate::known::{Goal, KnownMemo, KnownSolver};
-use crate::percent::srs_piece;
 use crate::position::Position;
 use crate::rules::Rules;
 use ahash::AHashSet;
@@ -499,7 +498,7 @@ impl PcPlayer {
             return None;
         }
         let (&next, rest) = view.preview.split_first()?;
-        let revealed = srs_piece(remaining.first()?);
+        let revealed = remaining.first()?;
         let mut queue = vec![next];
         queue.extend_from_slice(rest);
         queue.push(revealed);
@@ -685,7 +684,7 @@ impl PcPlayer {
         let unknown = (needed + 1)
             .checked_sub(in_view)
             .filter(|&u| (1..=MAX_STEERED_UNKNOWN).contains(&u))?;
-        let bag: Vec<Piece> = view.bag.remaining().iter().map(srs_piece).collect();
+        let bag: Vec<Piece> = view.bag.remaining().iter().collect();
         let orders = arrangements(&bag, unknown);
         if orders.is_empty() || orders.len() > MAX_STEERED_ORDERS {
             return None;
@@ -971,7 +970,7 @@ impl PcPlayer {
                         let pick = self.rng.below(left.len() as u64) as usize;
                         let piece = left.iter().nth(pick).expect("pick < len");
                         left.remove(piece);
-                        srs_piece(piece)
+                        piece
                     })
                     .collect()
             })

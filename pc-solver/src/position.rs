@@ -2,7 +2,6 @@
 
 use crate::adaptive::RankedMove;
 use crate::error::SolverError;
-use crate::percent::bag_piece;
 use pc_bag::PieceSet;
 use pc_bitboard::Board32;
 use pc_srs::Piece;
@@ -16,7 +15,7 @@ use pc_srs::Piece;
 /// ```
 /// use pc_bag::PieceSet;
 /// use pc_solver::Position;
-/// use pc_srs::Piece;
+/// use pc_solver::Piece;
 ///
 /// // The first piece of a game: nothing held, I then five previews, and the last piece
 /// // of the first bag (Z) still to come.
@@ -108,7 +107,7 @@ impl Position {
     ///
     /// ```
     /// use pc_solver::Position;
-    /// use pc_srs::Piece::*;
+    /// use pc_solver::Piece::*;
     ///
     /// let position = Position::new("".parse()?, T).with_preview(&[L, O]).with_bag("IJSZ".parse()?);
     /// let held = position.after_hold(S)?;
@@ -132,7 +131,7 @@ impl Position {
         } else {
             self.bag
         };
-        if !bag.remove(bag_piece(revealed)) {
+        if !bag.remove(revealed) {
             return Err(SolverError::BagContradiction {
                 piece: revealed,
                 position: self.preview.len() + 1,
@@ -164,7 +163,7 @@ impl Position {
     ///
     /// ```
     /// use pc_solver::{Position, Rules, Solver};
-    /// use pc_srs::Piece::*;
+    /// use pc_solver::Piece::*;
     ///
     /// let field = "##.....###/###....###/####...###/###....###".parse()?;
     /// let position = Position::new(field, T)
@@ -217,7 +216,7 @@ impl Position {
             if bag.is_empty() {
                 bag = PieceSet::ALL;
             }
-            if !bag.remove(bag_piece(piece)) {
+            if !bag.remove(piece) {
                 return Err(SolverError::BagContradiction {
                     piece,
                     position: queue.len(),
@@ -264,7 +263,7 @@ impl Position {
                 remaining = PieceSet::EMPTY;
                 in_bag = 7;
             }
-            let p = bag_piece(piece);
+            let p = piece;
             if remaining.contains(p) {
                 return Err(SolverError::BagContradiction {
                     piece,

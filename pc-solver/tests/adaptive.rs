@@ -4,7 +4,6 @@
 
 use pc_bag::{BagState, PieceSet, Ratio};
 use pc_bitboard::Board32;
-use pc_solver::percent::{bag_piece, srs_piece};
 use pc_solver::{PcProblem, Position, Rules, Searcher, Solver, SolverError};
 use pc_srs::{MoveGenerator, Piece};
 use proptest::prelude::*;
@@ -83,7 +82,7 @@ impl BruteForce<'_> {
         let mut sum = Ratio::ZERO;
         for b in drawable.iter() {
             let mut queue = rest.to_vec();
-            queue.push(srs_piece(b));
+            queue.push(b);
             sum = sum + self.decide(field, line, hold, &queue, drawable.without(b), can_hold);
         }
         sum * share
@@ -259,7 +258,7 @@ fn clairvoyant(rules: &Rules, position: &Position) -> Ratio {
     let mut total = Ratio::ZERO;
     for (seq, p) in bag.continuations(wanted.saturating_sub(known)).unwrap() {
         let mut q = queue.clone();
-        q.extend(seq.iter().map(srs_piece));
+        q.extend(seq.iter());
         if searcher.has_solution(hold, &q) {
             total = total + p;
         }
@@ -315,7 +314,7 @@ fn child(base: &Position, hold: bool, placement: &pc_srs::Placement, revealed: P
         hold: hold_after,
         current: next[0],
         preview: next[1..].to_vec(),
-        bag: drawable.without(bag_piece(revealed)),
+        bag: drawable.without(revealed),
         hold_used: false,
     }
 }
@@ -339,7 +338,7 @@ fn a_value_is_the_best_average_over_revealed_pieces() {
         let mut sum = Ratio::ZERO;
         let drawable = base.bag;
         for b in drawable.iter() {
-            let c = child(&base, m.hold, &m.placement, srs_piece(b));
+            let c = child(&base, m.hold, &m.placement, b);
             let v = if c.clear_line == 0 {
                 Ratio::ONE
             } else {
@@ -434,8 +433,8 @@ proptest! {
         let queue: Vec<Piece> = order[drawn..].iter().chain(order[..drawn].iter()).copied().take(preview + 1).collect();
         prop_assume!(queue.len() == preview + 1);
         let rules = if hold { Rules::default() } else { Rules::without_hold() };
-        let in_bag: PieceSet = order.iter().map(|&p| bag_piece(p)).collect();
-        let seen: PieceSet = queue.iter().map(|&p| bag_piece(p)).collect();
+        let in_bag: PieceSet = order.iter().copied().collect();
+        let seen: PieceSet = queue.iter().copied().collect();
         let mut bag = in_bag.difference(seen);
         // The queue may run past the first bag's end only if it holds all of that bag.
         if queue.len() > 7 - drawn { bag = PieceSet::EMPTY; }
@@ -465,8 +464,8 @@ fn after_plays_a_move_and_reveals_the_next_piece() {
     let mut compared = 0;
     for m in &r.moves {
         for b in base.bag.iter() {
-            let next = base.after(m, &[srs_piece(b)]).unwrap();
-            let by_hand = child(&base, m.hold, &m.placement, srs_piece(b));
+            let next = base.after(m, &[b]).unwrap();
+            let by_hand = child(&base, m.hold, &m.placement, b);
             if by_hand.clear_line > 0 {
                 assert_eq!(next, by_hand, "{m:?}");
                 compared += 1;
@@ -510,7 +509,7 @@ fn a_won_position_stays_won_along_the_best_moves() {
             p.bag
         };
         for b in drawable.iter() {
-            let next = p.after(m, &[srs_piece(b)]).unwrap();
+            let next = p.after(m, &[b]).unwrap();
             *checked += 1;
             if next.field.is_empty() {
                 *clears += 1;
@@ -561,7 +560,7 @@ fn holding_first_is_worth_the_average_over_the_revealed_piece() {
         let mut fresh = solver(&Rules::default(), preview, false);
         let mut sum = Ratio::ZERO;
         for b in base.bag.iter() {
-            let held = base.after_hold(srs_piece(b)).unwrap();
+            let held = base.after_hold(b).unwrap();
             assert!(held.hold_used);
             let v = fresh.chance(&held).unwrap();
             // With the hold key spent, no move of the new position holds.
@@ -651,7 +650,7 @@ proptest! {
     ) {
         let rules = Rules::default();
         let queue = &order[..3];
-        let seen: PieceSet = queue.iter().map(|&p| bag_piece(p)).collect();
+        let seen: PieceSet = queue.iter().copied().collect();
         let mut p = Position::new(Board32::new(), queue[0])
             .with_clear_line(2)
             .with_preview(&queue[1..])
@@ -672,7 +671,7 @@ proptest! {
                 if bag.is_empty() { bag = PieceSet::ALL; }
                 let b = bag.iter().nth((pick + k) % bag.len()).unwrap();
                 bag.remove(b);
-                revealed.push(srs_piece(b));
+                revealed.push(b);
             }
             let next = p.after(m, &revealed).unwrap();
             steps += 1;

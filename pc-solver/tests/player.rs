@@ -257,7 +257,7 @@ fn an_exact_opening_holds_and_places_where_the_chance_is_best() {
     let rules = Rules::default();
     let mut bag = BagState::FRESH;
     for piece in [Piece::T, Piece::I, Piece::O, Piece::S, Piece::Z, Piece::L] {
-        bag = bag.draw(pc_solver::percent::bag_piece(piece)).unwrap();
+        bag = bag.draw(piece).unwrap();
     }
     let view = GameView {
         bag,

@@ -1,11 +1,31 @@
 //! The errors of this crate.
 
-/// What is wrong with a request to the move generator, or with a piece letter.
+/// What is wrong with the text of one [`Piece`](crate::Piece) (its `FromStr` and
+/// `TryFrom<char>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ParsePieceError {
+    /// Nothing but whitespace.
+    #[error("expected a piece (one of I, J, L, O, S, T, Z), found nothing")]
+    Empty,
+    /// A character that names no piece.
+    #[error("{found:?} is not a piece (expected one of I, J, L, O, S, T, Z)")]
+    NotAPiece {
+        /// The character.
+        found: char,
+    },
+    /// More text after the piece letter.
+    #[error("unexpected {found:?} at column {column}: a piece is one letter")]
+    Trailing {
+        /// The first character after the letter that is not whitespace.
+        found: char,
+        /// Its column in the text, counting characters from 1.
+        column: usize,
+    },
+}
+
+/// What is wrong with a request to the move generator.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SrsError {
-    /// A character that names no piece.
-    #[error("{0:?} is not a piece (expected one of I, J, L, O, S, T, Z)")]
-    UnknownPiece(char),
     /// The clear line is 0, or too high for the board's word (a piece must fit above it).
     #[error("clear line {clear_line} is out of range: it must be 1 to {max} for this board")]
     ClearLineOutOfRange {

@@ -1,11 +1,27 @@
 //! Pieces, orientations and rotations.
 
 use core::fmt;
+use core::str::FromStr;
 
-/// One of the seven tetrominoes, in alphabetical order (the order `pc-bag` uses too,
-/// so the two crates convert by [`Piece::index`]).
+use crate::ParsePieceError;
+
+/// One of the seven tetrominoes, in alphabetical order; the discriminant is the index
+/// (`I` = 0 … `Z` = 6) that every table of the workspace uses. `pc-bag` and `pc-solver`
+/// re-export this type.
+///
+/// ```
+/// use pc_srs::{Orientation, Piece};
+///
+/// assert_eq!(Piece::T.index(), 5);
+/// assert_eq!("t".parse::<Piece>(), Ok(Piece::T));
+/// assert_eq!(Piece::T.to_string(), "T");
+/// let t = Piece::T.with(Orientation::Right).at(4, 1)?;
+/// assert_eq!(t.piece(), Piece::T);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u8)]
 pub enum Piece {
     /// The I piece.
     I = 0,
@@ -24,8 +40,21 @@ pub enum Piece {
 }
 
 impl Piece {
+    /// The number of distinct pieces (the size of one 7-bag).
+    ///
+    /// ```
+    /// assert_eq!(pc_srs::Piece::COUNT, pc_srs::Piece::ALL.len());
+    /// ```
+    pub const COUNT: usize = 7;
+
     /// All seven pieces, in index order.
-    pub const ALL: [Piece; 7] = [
+    ///
+    /// ```
+    /// use pc_srs::Piece;
+    /// let letters: String = Piece::ALL.iter().map(|p| p.to_char()).collect();
+    /// assert_eq!(letters, "IJLOSTZ");
+    /// ```
+    pub const ALL: [Piece; Piece::COUNT] = [
         Piece::I,
         Piece::J,
         Piece::L,
@@ -36,24 +65,50 @@ impl Piece {
     ];
 
     /// Index `0..7` in alphabetical order.
+    ///
+    /// ```
+    /// assert_eq!(pc_srs::Piece::I.index(), 0);
+    /// assert_eq!(pc_srs::Piece::Z.index(), 6);
+    /// ```
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The piece of index `i`, or `None` when `i >= 7`.
+    ///
+    /// ```
+    /// use pc_srs::Piece;
+    /// assert_eq!(Piece::from_index(3), Some(Piece::O));
+    /// assert_eq!(Piece::from_index(7), None);
+    /// ```
     #[inline]
     pub const fn from_index(i: usize) -> Option<Piece> {
-        if i < 7 { Some(Piece::ALL[i]) } else { None }
+        if i < Piece::COUNT {
+            Some(Piece::ALL[i])
+        } else {
+            None
+        }
     }
 
-    /// The piece's letter.
+    /// The piece's letter, upper case.
+    ///
+    /// ```
+    /// assert_eq!(pc_srs::Piece::S.to_char(), 'S');
+    /// ```
     #[inline]
     pub const fn to_char(self) -> char {
         ['I', 'J', 'L', 'O', 'S', 'T', 'Z'][self as usize]
     }
 
-    /// The piece of a letter (upper or lower case).
+    /// The piece of a letter (upper or lower case), or `None`. [`TryFrom<char>`] does
+    /// the same with an error, [`str::parse`] reads a piece from text.
+    ///
+    /// ```
+    /// use pc_srs::Piece;
+    /// assert_eq!(Piece::from_char('j'), Some(Piece::J));
+    /// assert_eq!(Piece::from_char('X'), None);
+    /// ```
     pub const fn from_char(c: char) -> Option<Piece> {
         Some(match c.to_ascii_uppercase() {
             'I' => Piece::I,
@@ -68,6 +123,12 @@ impl Piece {
     }
 
     /// The piece seen in a mirror (left and right swapped): J↔L, S↔Z.
+    ///
+    /// ```
+    /// use pc_srs::Piece;
+    /// assert_eq!(Piece::S.mirrored(), Piece::Z);
+    /// assert_eq!(Piece::T.mirrored(), Piece::T);
+    /// ```
     #[inline]
     pub const fn mirrored(self) -> Piece {
         match self {
@@ -81,6 +142,12 @@ impl Piece {
 
     /// The piece in an orientation, ready to be put at a position:
     /// `Piece::T.with(Orientation::Right).at(4, 1)`.
+    ///
+    /// ```
+    /// use pc_srs::{Orientation, Piece};
+    /// let oriented = Piece::L.with(Orientation::Left);
+    /// assert_eq!((oriented.piece, oriented.orientation), (Piece::L, Orientation::Left));
+    /// ```
     #[inline]
     pub const fn with(self, orientation: Orientation) -> OrientedPiece {
         OrientedPiece {
@@ -92,14 +159,52 @@ impl Piece {
 
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.to_char())
+        use fmt::Write;
+        f.write_char(self.to_char())
     }
 }
 
 impl TryFrom<char> for Piece {
-    type Error = crate::SrsError;
+    type Error = ParsePieceError;
+
+    /// The piece of a letter (upper or lower case).
+    ///
+    /// ```
+    /// use pc_srs::{ParsePieceError, Piece};
+    /// assert_eq!(Piece::try_from('t'), Ok(Piece::T));
+    /// assert_eq!(Piece::try_from('x'), Err(ParsePieceError::NotAPiece { found: 'x' }));
+    /// ```
     fn try_from(c: char) -> Result<Self, Self::Error> {
-        Piece::from_char(c).ok_or(crate::SrsError::UnknownPiece(c))
+        Piece::from_char(c).ok_or(ParsePieceError::NotAPiece { found: c })
+    }
+}
+
+impl FromStr for Piece {
+    type Err = ParsePieceError;
+
+    /// Exactly one piece letter, either case; whitespace around it is ignored.
+    ///
+    /// ```
+    /// use pc_srs::{ParsePieceError, Piece};
+    /// assert_eq!(" s ".parse::<Piece>(), Ok(Piece::S));
+    /// assert_eq!("".parse::<Piece>(), Err(ParsePieceError::Empty));
+    /// assert_eq!("Q".parse::<Piece>(), Err(ParsePieceError::NotAPiece { found: 'Q' }));
+    /// assert_eq!(
+    ///     "T I".parse::<Piece>(),
+    ///     Err(ParsePieceError::Trailing { found: 'I', column: 3 })
+    /// );
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut letters = s.chars().enumerate().filter(|(_, c)| !c.is_whitespace());
+        let (_, first) = letters.next().ok_or(ParsePieceError::Empty)?;
+        let piece = Piece::try_from(first)?;
+        match letters.next() {
+            None => Ok(piece),
+            Some((i, found)) => Err(ParsePieceError::Trailing {
+                found,
+                column: i + 1,
+            }),
+        }
     }
 }
 
@@ -287,6 +392,36 @@ mod tests {
             assert_eq!(p.mirrored().mirrored(), p);
         }
         assert_eq!(Piece::from_char('x'), None);
+        assert_eq!(Piece::from_index(7), None);
         assert!(Piece::try_from('q').is_err());
+    }
+
+    #[test]
+    fn parsing_one_piece() {
+        for p in Piece::ALL {
+            assert_eq!(p.to_string().parse(), Ok(p));
+            assert_eq!(p.to_char().to_ascii_lowercase().to_string().parse(), Ok(p));
+            assert_eq!(format!("\t{p}\n").parse(), Ok(p));
+        }
+        assert_eq!(" \n".parse::<Piece>(), Err(ParsePieceError::Empty));
+        assert_eq!(
+            " x".parse::<Piece>(),
+            Err(ParsePieceError::NotAPiece { found: 'x' })
+        );
+        assert_eq!(
+            "TI".parse::<Piece>(),
+            Err(ParsePieceError::Trailing {
+                found: 'I',
+                column: 2
+            })
+        );
+        assert_eq!(
+            ParsePieceError::Trailing {
+                found: 'I',
+                column: 2
+            }
+            .to_string(),
+            "unexpected 'I' at column 2: a piece is one letter"
+        );
     }
 }

@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use super::{Element, Pattern};
-use crate::piece::Piece;
+use crate::Piece;
 use crate::sequence::Sequence;
 
 /// The sequences of a [`Pattern`], in lexicographic order. Created by
@@ -38,7 +38,7 @@ fn orders(element: &Element, offset: usize, out: &mut Vec<u64>) {
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let piece = Piece::from_index_unchecked(i);
+            let piece = Piece::ALL[i];
             walk(
                 left & !(1 << i),
                 pick - 1,

@@ -10,8 +10,8 @@ use std::str::FromStr;
 
 use smallvec::SmallVec;
 
+use crate::Piece;
 use crate::error::{CapacityError, PatternError, PatternSetError};
-use crate::piece::Piece;
 use crate::sequence::Sequence;
 use crate::set::PieceSet;
 

@@ -3,8 +3,8 @@
 use smallvec::SmallVec;
 
 use super::{Element, Pattern};
+use crate::Piece;
 use crate::error::{Expected, Found, PatternError};
-use crate::piece::Piece;
 use crate::sequence::Sequence;
 use crate::set::PieceSet;
 

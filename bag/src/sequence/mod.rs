@@ -6,9 +6,9 @@ pub(crate) mod enumerate;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Piece;
 use crate::error::{CapacityError, ParsePiecesError};
 use crate::multiset::PieceMultiset;
-use crate::piece::Piece;
 use crate::set::PieceSet;
 
 /// Bits per piece in the packed form.
@@ -108,9 +108,7 @@ impl Sequence {
     #[inline]
     pub const fn get(&self, i: usize) -> Option<Piece> {
         if i < self.len as usize {
-            Some(Piece::from_index_unchecked(
-                ((self.bits >> Self::shift(i)) & 7) as usize,
-            ))
+            Some(Piece::ALL[((self.bits >> Self::shift(i)) & 7) as usize])
         } else {
             None
         }
@@ -235,7 +233,7 @@ impl Iterator for Iter {
             return None;
         }
         self.left -= 1;
-        let p = Piece::from_index_unchecked(((self.bits >> TOP) & 7) as usize);
+        let p = Piece::ALL[((self.bits >> TOP) & 7) as usize];
         self.bits <<= BITS;
         Some(p)
     }

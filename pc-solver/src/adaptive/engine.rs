@@ -603,7 +603,6 @@ impl Engine<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::percent::bag_piece;
 
     #[test]
     pub(super) fn queue_advances_by_one() {
@@ -612,12 +611,5 @@ mod tests {
             q.advance(Piece::O).as_slice(),
             &[Piece::T, Piece::L, Piece::O]
         );
-    }
-
-    #[test]
-    pub(super) fn bag_piece_conversion_is_by_index() {
-        for p in Piece::ALL {
-            assert_eq!(bag_piece(p).index(), p.index());
-        }
     }
 }

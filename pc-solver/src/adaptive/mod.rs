@@ -21,7 +21,6 @@ use crate::carry::{best_carry, cycle_phase, placed_mod_7};
 use crate::error::SolverError;
 use crate::fumen::Fumen;
 use crate::known::{Goal, KnownMemo, KnownSolver};
-use crate::percent::srs_piece;
 use crate::position::Position;
 use crate::problem::PcProblem;
 use crate::rules::Rules;
@@ -86,7 +85,7 @@ impl Recommendation {
     ///
     /// ```
     /// # use pc_solver::{Position, Rules, Solver};
-    /// # use pc_srs::Piece::*;
+    /// # use pc_solver::Piece::*;
     /// let field = "##.....###/###....###/####...###/###....###".parse()?;
     /// let position = Position::new(field, T).with_hold(Some(I)).with_preview(&[L, O, S, J, Z]);
     /// let recommendation = Solver::new(Rules::default()).recommend(&position)?;
@@ -122,7 +121,7 @@ pub struct BestMove {
 ///
 /// ```
 /// use pc_solver::{Position, Rules, Solver};
-/// use pc_srs::Piece::*;
+/// use pc_solver::Piece::*;
 ///
 /// // PCO: I held, T L O S J in view, Z the last piece of the bag. Every piece needed
 /// // is known, so the chance is 0 or 1.
@@ -209,7 +208,7 @@ impl Solver {
     /// ```
     /// use pc_bag::PieceSet;
     /// use pc_solver::{Position, Rules, Solver};
-    /// use pc_srs::Piece::*;
+    /// use pc_solver::Piece::*;
     ///
     /// // 7 pieces left, 3 in view after the hold: 3 pieces unknown.
     /// let field = "###......./####....../###......./##........".parse()?;
@@ -241,7 +240,7 @@ impl Solver {
     /// ```
     /// use pc_bag::PieceSet;
     /// use pc_solver::{Position, Rules, Solver, SolverError};
-    /// use pc_srs::Piece::*;
+    /// use pc_solver::Piece::*;
     ///
     /// let position = Position::new("##......../##......../##......../##........".parse()?, T)
     ///     .with_hold(Some(O))
@@ -273,7 +272,7 @@ impl Solver {
     ///
     /// ```
     /// use pc_solver::{Position, Rules, Solver};
-    /// use pc_srs::Piece::*;
+    /// use pc_solver::Piece::*;
     ///
     /// // 9 pieces left (an I down), O held: three pieces unknown.
     /// let position = Position::new("####......".parse()?, T)
@@ -353,7 +352,7 @@ impl Solver {
     ///
     /// ```
     /// use pc_solver::{Position, Rules, Solver};
-    /// use pc_srs::Piece::*;
+    /// use pc_solver::Piece::*;
     ///
     /// let field = "#.......##/#.......##/##......##/###....###".parse()?;
     /// let position = Position::new(field, Z)
@@ -553,7 +552,7 @@ impl Solver {
         };
         for (sequence, _) in continuations {
             let mut pieces = rest.to_vec();
-            pieces.extend(sequence.iter().map(srs_piece));
+            pieces.extend(sequence);
             if let Some(solution) = searcher.solution(hold_after, &pieces) {
                 line.extend(solution.placements());
                 return line;

@@ -86,7 +86,7 @@ impl Cell {
 ///
 /// ```
 /// use pc_solver::fumen::{Cell, ColoredField};
-/// use pc_srs::Piece;
+/// use pc_solver::Piece;
 ///
 /// let field: ColoredField = "ZZ......XX\nLZZ....IXX\nLLL....IXX".parse()?;
 /// assert_eq!(field.cell(0, 2), Cell::Piece(Piece::Z));

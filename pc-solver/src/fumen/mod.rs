@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use pc_solver::fumen::{self, Fumen};
-//! use pc_srs::{Orientation, Piece};
+//! use pc_solver::{Orientation, Piece};
 //!
 //! // An sfinder field (the DESIGN example), decoded.
 //! let f = fumen::decode("v115@9gE8DeG8CeH8BeG8CeA8JeAgH")?;

@@ -3,8 +3,6 @@
 use pc_bag::{BagState, PieceSet};
 use pc_srs::Piece;
 
-use crate::percent::bag_piece;
-
 /// A small, fast, seedable pseudo-random generator: xoshiro256** (Blackman and Vigna),
 /// with its state filled from the seed by splitmix64. Not for cryptography; the same
 /// seed gives the same numbers on every platform, which is what replayable games need.
@@ -80,7 +78,7 @@ impl Rng {
 /// let first: Vec<_> = (0..7).map(|_| bag.next_piece()).collect();
 /// let mut sorted = first.clone();
 /// sorted.sort();
-/// assert_eq!(sorted, pc_srs::Piece::ALL); // one of each
+/// assert_eq!(sorted, pc_solver::Piece::ALL); // one of each
 /// assert!(bag.bag_state().is_fresh()); // the next draw opens a new bag
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,10 +121,7 @@ impl SevenBag {
 
     /// The pieces still to come from the current bag ([`BagState::FRESH`] at a bag boundary).
     pub fn bag_state(&self) -> BagState {
-        let left: PieceSet = self.bag[self.next..]
-            .iter()
-            .map(|&p| bag_piece(p))
-            .collect();
+        let left: PieceSet = self.bag[self.next..].iter().copied().collect();
         BagState::from_remaining(left)
     }
 }
@@ -184,6 +179,6 @@ mod tests {
         let first = bag.peek();
         assert_eq!(bag.next_piece(), first);
         assert_eq!(bag.bag_state().remaining().len(), 6);
-        assert!(!bag.bag_state().remaining().contains(bag_piece(first)));
+        assert!(!bag.bag_state().remaining().contains(first));
     }
 }

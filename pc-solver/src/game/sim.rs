@@ -117,7 +117,7 @@ impl fmt::Display for GameOver {
 ///
 /// ```
 /// use pc_solver::game::Move;
-/// use pc_srs::{Orientation, Piece};
+/// use pc_solver::{Orientation, Piece};
 ///
 /// let m: Move = "HTS4,1".parse()?;
 /// assert!(m.hold);
@@ -211,9 +211,7 @@ impl core::str::FromStr for Move {
 /// What a player sees before each move.
 ///
 /// `bag` is the state of the randomizer after the last preview piece: the pieces still to
-/// come from the current bag ([`BagState::FRESH`] when the preview ends a bag). Pieces
-/// are `pc-srs` pieces except in `bag`, which is a `pc-bag` state (convert with
-/// [`crate::percent::srs_piece`] and [`crate::percent::bag_piece`]).
+/// come from the current bag ([`BagState::FRESH`] when the preview ends a bag).
 #[derive(Clone, Copy, Debug)]
 pub struct GameView<'a> {
     /// The field (32 rows; row 20 and up are above the visible field).

@@ -154,7 +154,7 @@ impl Evaluator {
     /// ```
     /// use pc_bitboard::Board32;
     /// use pc_solver::heuristic::{Evaluator, TSpin, Weights};
-    /// use pc_srs::{Orientation, Piece};
+    /// use pc_solver::{Orientation, Piece};
     ///
     /// let board: Board32 = "####.#####".parse()?;
     /// let evaluator = Evaluator::new(Weights::DELLACHERIE);

@@ -370,7 +370,7 @@ impl Features {
     /// ```
     /// use pc_bitboard::Board32;
     /// use pc_solver::heuristic::Features;
-    /// use pc_srs::{Orientation, Piece};
+    /// use pc_solver::{Orientation, Piece};
     ///
     /// // A vertical I into a well of depth 4 clears four rows: a perfect clear.
     /// let board: Board32 = "#########.\n#########.\n#########.\n#########.".parse()?;
