@@ -8,8 +8,8 @@
 //!
 //! Options: `--fumen F` (or `-t`) or `--field ROWS`; `--hold X|none`; `--queue` (the current
 //! piece, then the preview; the preview length is the queue's length minus one, 0 to 6);
-//! `--bag` (the pieces still to come in the current bag after the queue; empty: a fresh bag
-//! follows); `--clear-line N` (4); `--two-line` (2-line PCs count too); `-H/--hold-rule
+//! `--bag` (the pieces still to come in the current bag after the queue; empty or all seven:
+//! a fresh bag follows); `--clear-line N` (4); `--two-line` (2-line PCs count too); `-H/--hold-rule
 //! use|avoid`; `-K/--kicks srs|srs+|none|PATH`; `-d/--drop softdrop|harddrop|180`;
 //! `--memory MiB` (the solver's table budget, 512); `--format text|json`; `--best` (only the
 //! best move, faster: other moves are cut early); `--play SEED`

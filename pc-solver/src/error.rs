@@ -32,12 +32,18 @@ pub enum SolverError {
         /// Pieces needed.
         needed: u32,
     },
-    /// The queue cannot come from a 7-bag that leaves the stated bag state after it.
-    #[error("queue piece {position} ({piece}) contradicts the bag state: {reason}")]
+    /// The queue cannot come from a 7-bag that leaves the stated bag state after it. The
+    /// message names the piece as the current piece or as preview piece `position`.
+    #[error("{} ({piece}) contradicts the bag state: {reason}", queue_place(.position))]
     BagContradiction {
         /// The piece.
         piece: Piece,
-        /// Its position in the queue (0 is the current piece).
+        /// Its 0-based index in [`Position::queue`](crate::Position::queue): 0 is the
+        /// current piece, `k` is the `k`-th preview piece (counting from 1). Of two equal
+        /// pieces in one bag, the later one. A piece revealed by
+        /// [`Position::after`](crate::Position::after) or
+        /// [`Position::after_hold`](crate::Position::after_hold) has the index it would
+        /// take at the end of the queue.
         position: usize,
         /// Why it cannot be there.
         reason: &'static str,
@@ -75,4 +81,12 @@ pub enum SolverError {
     /// An error from the move generator.
     #[error(transparent)]
     Srs(#[from] SrsError),
+}
+
+/// A place in the queue, as [`SolverError::BagContradiction`] names it.
+fn queue_place(position: &usize) -> String {
+    match position {
+        0 => "the current piece".to_string(),
+        k => format!("preview piece {k}"),
+    }
 }

@@ -2,7 +2,7 @@
 
 use crate::adaptive::RankedMove;
 use crate::error::SolverError;
-use pc_bag::PieceSet;
+use pc_bag::{BagState, PieceSet};
 use pc_bitboard::Board32;
 use pc_srs::Piece;
 
@@ -10,12 +10,13 @@ use pc_srs::Piece;
 /// hold slot, the current piece, the preview, and the 7-bag state.
 ///
 /// `bag` is the set of pieces still to come from the current bag **after** the last
-/// preview piece; empty means the preview ends a bag and a fresh one follows.
+/// preview piece; empty means the preview ends a bag and a fresh one follows, and so does
+/// the full set (all seven still to come is a fresh bag). Everything that reads the bag
+/// goes through [`Position::bag_state`], which makes the two the same.
 ///
 /// ```
 /// use pc_bag::PieceSet;
-/// use pc_solver::Position;
-/// use pc_solver::Piece;
+/// use pc_solver::{Piece, Position};
 ///
 /// // The first piece of a game: nothing held, I then five previews, and the last piece
 /// // of the first bag (Z) still to come.
@@ -39,8 +40,8 @@ pub struct Position {
     pub current: Piece,
     /// The next pieces, nearest first.
     pub preview: Vec<Piece>,
-    /// The pieces still to come from the current bag after the preview (empty: a fresh
-    /// bag follows the preview).
+    /// The pieces still to come from the current bag after the preview (empty or all
+    /// seven: a fresh bag follows the preview).
     pub bag: PieceSet,
     /// Whether the hold key was already pressed for the current piece (it went into an
     /// empty slot and brought this one out), so this piece must be placed.
@@ -80,10 +81,27 @@ impl Position {
         self
     }
 
-    /// The same position with this bag state (pieces to come after the preview).
+    /// The same position with this bag state (pieces to come after the preview; empty or
+    /// all seven for a fresh bag).
     pub fn with_bag(mut self, bag: PieceSet) -> Position {
         self.bag = bag;
         self
+    }
+
+    /// The bag state after the preview, as `pc-bag` keeps it: a full [`Position::bag`] is
+    /// a fresh bag, like an empty one.
+    ///
+    /// ```
+    /// use pc_bag::{BagState, PieceSet};
+    /// use pc_solver::{Piece, Position};
+    ///
+    /// let position = Position::new("".parse()?, Piece::T);
+    /// assert_eq!(position.clone().with_bag(PieceSet::ALL).bag_state(), BagState::FRESH);
+    /// assert_eq!(position.with_bag("IJ".parse()?).bag_state().remaining().len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bag_state(&self) -> BagState {
+        BagState::from_remaining(self.bag)
     }
 
     /// The current piece followed by the preview.
@@ -126,18 +144,14 @@ impl Position {
                 "holding into an empty slot needs a preview",
             ));
         };
-        let mut bag = if self.bag.is_empty() {
-            PieceSet::ALL
-        } else {
-            self.bag
-        };
-        if !bag.remove(revealed) {
-            return Err(SolverError::BagContradiction {
+        let bag = self
+            .bag_state()
+            .draw(revealed)
+            .map_err(|_| SolverError::BagContradiction {
                 piece: revealed,
                 position: self.preview.len() + 1,
-                reason: "the bag state says it was already drawn",
-            });
-        }
+                reason: REVEALED_BUT_DRAWN,
+            })?;
         let mut preview = rest.to_vec();
         preview.push(revealed);
         Ok(Position {
@@ -146,7 +160,7 @@ impl Position {
             hold: Some(self.current),
             current: next,
             preview,
-            bag,
+            bag: bag.remaining(),
             hold_used: true,
         })
     }
@@ -211,18 +225,13 @@ impl Position {
         if !mv.placement.fits(&self.field) {
             return Err(SolverError::IllegalMove("the placement overlaps the field"));
         }
-        let mut bag = self.bag;
+        let mut bag = self.bag_state();
         for &piece in revealed {
-            if bag.is_empty() {
-                bag = PieceSet::ALL;
-            }
-            if !bag.remove(piece) {
-                return Err(SolverError::BagContradiction {
-                    piece,
-                    position: queue.len(),
-                    reason: "the bag state says it was already drawn",
-                });
-            }
+            bag = bag.draw(piece).map_err(|_| SolverError::BagContradiction {
+                piece,
+                position: queue.len(),
+                reason: REVEALED_BUT_DRAWN,
+            })?;
             queue.push(piece);
         }
         let mut field = self.field;
@@ -242,47 +251,47 @@ impl Position {
             hold,
             current: rest[0],
             preview: rest[1..].to_vec(),
-            bag,
+            bag: bag.remaining(),
             hold_used: false,
         })
     }
 
-    /// Checks that the queue can come from a 7-bag that leaves `bag` after it: the pieces
-    /// of the current bag within the queue are distinct and not in `bag`, and each earlier
-    /// bag's pieces are distinct.
+    /// Checks that the queue can come from a 7-bag that leaves [`Position::bag_state`]
+    /// after it: bags are aligned from the end of the queue, the pieces of the current bag
+    /// within the queue are distinct and not still to come, and each earlier bag's pieces
+    /// are distinct. An error names the first piece, in queue order, that cannot be there.
     pub fn check_bag(&self) -> Result<(), SolverError> {
         let queue = self.queue();
-        let drawn = (7 - self.bag.len()) % 7;
+        let left = self.bag_state().remaining();
+        // The last `drawn` pieces of the queue are the current bag's (all 7 when it ended).
+        let drawn = Piece::COUNT - left.len() % Piece::COUNT;
+        let start = queue.len().saturating_sub(drawn);
         let mut seen = PieceSet::EMPTY;
-        let mut in_bag = if drawn == 0 { 7 } else { drawn };
-        let mut remaining = self.bag;
-        // Walk back from the end of the queue, one bag at a time.
-        for (position, &piece) in queue.iter().enumerate().rev() {
-            if in_bag == 0 {
+        for (position, &piece) in queue.iter().enumerate() {
+            if position <= start && (start - position) % Piece::COUNT == 0 {
                 seen = PieceSet::EMPTY;
-                remaining = PieceSet::EMPTY;
-                in_bag = 7;
             }
-            let p = piece;
-            if remaining.contains(p) {
+            if position >= start && left.contains(piece) {
                 return Err(SolverError::BagContradiction {
                     piece,
                     position,
                     reason: "the bag state says it is still to come",
                 });
             }
-            if !seen.insert(p) {
+            if !seen.insert(piece) {
                 return Err(SolverError::BagContradiction {
                     piece,
                     position,
-                    reason: "it appears twice in one bag",
+                    reason: "the same bag already gave it earlier in the queue",
                 });
             }
-            in_bag -= 1;
         }
         Ok(())
     }
 }
+
+/// Why a revealed piece contradicts the bag state.
+const REVEALED_BUT_DRAWN: &str = "it is revealed, but the bag state says it was already drawn";
 
 #[cfg(test)]
 mod tests {
@@ -319,13 +328,88 @@ mod tests {
                 reason: "the bag state says it is still to come"
             }
         );
+        // The later of the two T's of one bag is the one named.
         let err = position("ITLOSJT", "").check_bag().unwrap_err();
         assert!(matches!(
             err,
-            SolverError::BagContradiction { position: 1, .. }
+            SolverError::BagContradiction {
+                piece: Piece::T,
+                position: 6,
+                ..
+            }
         ));
-        assert!(position("IOTLOS", "JZ").check_bag().is_err());
+        assert!(matches!(
+            position("IOTLOS", "JZ").check_bag(),
+            Err(SolverError::BagContradiction {
+                piece: Piece::O,
+                position: 4,
+                ..
+            })
+        ));
         // A bag boundary before the current bag's part starts a new set.
         assert!(position("IITLOS", "JZ").check_bag().is_ok());
+    }
+
+    #[test]
+    fn the_error_names_the_repeated_piece_in_words() {
+        // `--queue TTT` of the recommend example: the second T repeats the first.
+        let err = position("TTT", "").check_bag().unwrap_err();
+        assert!(matches!(
+            err,
+            SolverError::BagContradiction {
+                piece: Piece::T,
+                position: 1,
+                ..
+            }
+        ));
+        assert_eq!(
+            err.to_string(),
+            "preview piece 1 (T) contradicts the bag state: \
+             the same bag already gave it earlier in the queue"
+        );
+        let err = position("TI", "TJ").check_bag().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the current piece (T) contradicts the bag state: \
+             the bag state says it is still to come"
+        );
+    }
+
+    #[test]
+    fn a_full_bag_is_a_fresh_bag() {
+        let full = position("JLOSTZ", "IJLOSTZ").with_hold(Some(Piece::I));
+        let fresh = position("JLOSTZ", "").with_hold(Some(Piece::I));
+        assert_eq!(full.bag, PieceSet::ALL);
+        assert_eq!(full.check_bag(), Ok(()));
+        assert_eq!(full.bag_state(), fresh.bag_state());
+        for queue in ["ITLOSJ", "ITLOSJZ", "ITLOSJT", "TT", "IOTLOS", "SZ"] {
+            assert_eq!(
+                position(queue, "IJLOSTZ").check_bag(),
+                position(queue, "").check_bag(),
+                "{queue}"
+            );
+        }
+        let no_hold = |bag| position("JLOSTZ", bag);
+        assert_eq!(
+            no_hold("IJLOSTZ").after_hold(Piece::T),
+            no_hold("").after_hold(Piece::T)
+        );
+
+        // The same recommendation, on a field with 8 pieces left (fast): the pieces after
+        // the preview count.
+        let field: Board32 = "...#.....#/...#.....#/...#.....#/...#.....#"
+            .parse()
+            .unwrap();
+        let (full, fresh) = (Position { field, ..full }, Position { field, ..fresh });
+        let rules = crate::Rules::default();
+        let with_full = crate::Solver::new(rules.clone()).recommend(&full).unwrap();
+        let with_fresh = crate::Solver::new(rules).recommend(&fresh).unwrap();
+        assert!(!with_fresh.chance.is_zero() && !with_fresh.chance.is_one());
+        assert_eq!(with_full, with_fresh);
+        let best = &with_fresh.moves[0];
+        assert_eq!(
+            full.after(best, &[Piece::T]),
+            fresh.after(best, &[Piece::T])
+        );
     }
 }

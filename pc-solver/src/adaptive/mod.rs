@@ -495,7 +495,7 @@ impl Solver {
             field: *problem.field(),
             hold: if self.rules.hold { position.hold } else { None },
             queue: Queue::new(&position.queue()),
-            bag: position.bag.bits(),
+            bag: position.bag_state().remaining().bits(),
             can_hold: self.rules.hold && !position.hold_used,
         })
     }
@@ -574,7 +574,7 @@ impl Carries {
         let in_view = node.queue.as_slice().len() + node.hold.is_some() as usize;
         let needed = node.field.pieces_needed();
         let known = hold && in_view > needed as usize;
-        let placed = placed_mod_7(position.bag.len(), in_view);
+        let placed = placed_mod_7(position.bag_state().remaining().len(), in_view);
         Carries {
             phase: known.then(|| cycle_phase(placed + u64::from(needed))),
         }
