@@ -132,7 +132,7 @@ fn load_cases() -> Vec<Case> {
 }
 
 #[test]
-fn fumen_decoder_counts_the_design_examples() {
+fn fumen_decoder_counts_the_opener_fields() {
     // `##.....###/###....###/####...###/###....###` (PCO, 24 cells) and the grace field.
     let pco = decode_field("v115@9gB8EeF8DeG8CeF8DeC8JeAgH");
     assert_eq!(pco[..230].iter().filter(|&&c| c).count(), 24);
@@ -197,9 +197,10 @@ fn percent_totals_match_sfinder() {
     assert_eq!(checked_brute, cases.len());
 }
 
-/// The denominators of the design brief's reference figures, from their fumen fields.
+/// The totals of the well-known openers' percent figures (PC template, PCO, grace system,
+/// the empty field), from their fumen fields.
 #[test]
-fn design_reference_totals() {
+fn opener_reference_totals() {
     for (fumen, lines, pattern, hold, total) in [
         ("v115@9gE8DeG8CeH8BeG8CeA8JeAgH", 4, "*p4", true, 840),
         ("v115@9gB8EeF8DeG8CeF8DeC8JeAgH", 4, "I,*p4", true, 840),
@@ -215,7 +216,7 @@ fn design_reference_totals() {
             "\"percent -t {fumen} -p {pattern} -c {lines}{}\",0,{total}",
             if hold { "" } else { " --hold no" }
         );
-        let case = parse_line("design", 0, &line);
+        let case = parse_line("openers", 0, &line);
         let set: PatternSet = case.pattern.parse().unwrap();
         let got = searching_sequences(&set, case.needed, case.hold)
             .unwrap()

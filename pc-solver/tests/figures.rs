@@ -1,4 +1,4 @@
-//! The public figures of DESIGN.md: clairvoyant percent of well-known openers.
+//! Clairvoyant percent of well-known openers, as sfinder and the PC community quote them.
 
 use pc_solver::{PcProblem, Rules, percent};
 

@@ -85,7 +85,7 @@ fn sfinder_percent_fumens() {
 }
 
 #[test]
-fn design_examples() {
+fn opener_fields() {
     let cases = [
         (
             "v115@9gE8DeG8CeH8BeG8CeA8JeAgH",

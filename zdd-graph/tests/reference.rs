@@ -1,4 +1,4 @@
-//! The reference figures of the design brief, and the exact sizes of our graphs.
+//! The reference figures usually quoted for 4-line PCs, and the exact sizes of our graphs.
 
 use pc_bitboard::Board32;
 use pc_zdd_graph::{BuildOptions, FillGraph, FillPlacement, StateId};

@@ -9,7 +9,7 @@
 //! use pc_solver::fumen::{self, Fumen};
 //! use pc_solver::{Orientation, Piece};
 //!
-//! // An sfinder field (the DESIGN example), decoded.
+//! // An sfinder field (the PC template with I vertical), decoded.
 //! let f = fumen::decode("v115@9gE8DeG8CeH8BeG8CeA8JeAgH")?;
 //! assert_eq!(f.pages.len(), 1);
 //! let board = f.first_field().expect("a decoded fumen has a page");
