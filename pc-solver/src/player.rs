@@ -29,7 +29,7 @@
 //!   per continuation, for the heuristic's best few moves (moves that leave no covered cell
 //!   first). The continuations are tried in turn and only the moves that clear one go on to
 //!   the next (all of them when none does); the first survivor in the heuristic's order is
-//!   played. This is an estimate, and a weak one (see the crate README for measured
+//!   played. This is an estimate, and a weak one (see `CHANGELOG.md` for measured
 //!   rates).
 //! - **Fallback**: when the exact chance is 0, or the field is not a PC field, the
 //!   [`Evaluator`] plays until the field is low and clean again
@@ -276,7 +276,7 @@ impl PcPlayer {
     /// ([`DecisionKind::Guided`]). [`DEFAULT_GUIDED`]: 10 pieces and 8 moves, the first
     /// decision of each PC after the first; on seeds 1 to 1,000, 893 reach 10 PCs against
     /// 880 with 2 moves and 839 without, and on seeds 1,001 to 2,000 891 against 866
-    /// with 2 moves, with a 99th-percentile decision time of 0.82 to 0.84 s (crate README).
+    /// with 2 moves, with a 99th-percentile decision time of 0.82 to 0.84 s (`CHANGELOG.md`).
     pub fn with_guided(mut self, pieces: u32, moves: usize) -> PcPlayer {
         self.guided = (pieces.min(10), moves);
         self
@@ -287,7 +287,7 @@ impl PcPlayer {
     /// played, and when not even the first one is, the sampled ranking's first move is
     /// (a [`DecisionKind::Sampled`] decision). A state takes a few microseconds: with the
     /// defaults, the guided decisions of seeds 1 to 1,000 took 118 ms at the median, 802 ms
-    /// at the 90th percentile and 1.26 s at most (crate README). Fields whose fill orders
+    /// at the 90th percentile and 1.26 s at most (`CHANGELOG.md`). Fields whose fill orders
     /// the solver remembers from earlier decisions cost nothing, so whether a position is
     /// valued within the budget depends on what the game searched before (a game still
     /// replays the same).
@@ -301,7 +301,7 @@ impl PcPlayer {
     /// ([`Solver::with_work_limit`]); when it does not finish, the decision is sampled.
     /// `pieces` at most 10; off by default (`pieces` 0). Over 30 seeded games, `(9, 500)`
     /// reached 10 PCs in 11 and `(9, 2000)` in 12, against about a third without, for a
-    /// 99th-percentile decision time of 1.1 s and 2.4 s (see the crate README).
+    /// 99th-percentile decision time of 1.1 s and 2.4 s (see `CHANGELOG.md`).
     pub fn with_exact_attempt(mut self, pieces: u32, decisions: u64) -> PcPlayer {
         self.attempt_from = pieces.min(10);
         self.attempt_decisions = decisions;
@@ -316,7 +316,7 @@ impl PcPlayer {
     /// (3,000,000 by default; about a microsecond each on the test machine, so about 3 s
     /// at most) and the decision is sampled when that is not enough. Over 100 seeded
     /// games, `600_000` keeps the 99th-percentile decision time under 1 s but reaches 10
-    /// PCs less often (see the crate README).
+    /// PCs less often (see `CHANGELOG.md`).
     pub fn with_clairvoyant(mut self, pieces: u32, states: u64) -> PcPlayer {
         self.clairvoyant_from = pieces.min(10);
         self.clairvoyant_states = states;
@@ -336,7 +336,7 @@ impl PcPlayer {
     /// the third, the hardest, starts with. With five previews and SRS+ (`ten_pc`), the
     /// third PC started with S or Z in hold 83 times of 190 without it (seeds 1 to 100)
     /// and 58 times of 1,896 with it (seeds 1 to 1,000, without the exact opening), and
-    /// 927 of those 1,000 games reached 10 PCs against 893 without it (crate README).
+    /// 927 of those 1,000 games reached 10 PCs against 893 without it (`CHANGELOG.md`).
     pub fn with_carry(mut self, carry: bool) -> PcPlayer {
         self.carry = carry;
         self
@@ -355,7 +355,7 @@ impl PcPlayer {
     /// median and 8.7 s at most, and the exact chance of the move played averaged 99.1%,
     /// where a guided decision after the hold (eight moves, 250,000 states) picks moves
     /// whose exact chance averages 96.4%. It is one decision of about a hundred in a
-    /// 10-PC game, so the 99th-percentile decision time stays under 1 s (crate README:
+    /// 10-PC game, so the 99th-percentile decision time stays under 1 s (`CHANGELOG.md`:
     /// the first PC of a game was made in 498 of seeds 1 to 500 with it and 481 without).
     pub fn with_exact_opening(mut self, exact: bool) -> PcPlayer {
         self.exact_opening = exact;
