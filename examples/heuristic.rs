@@ -6,24 +6,81 @@
 //! cargo run --release --example heuristic -- --games 20 --cap 2000 --preset dellacherie --no-lookahead
 //! ```
 //!
-//! Options: `--games N` (100); `--seed S` (1; game i plays seed S + i); `--cap LINES` (10000;
-//! a game stops there); `--preview P` (5); `--kicks srs|srs+` (srs); `--preset
-//! balanced|conservative|aggressive|dellacherie` (balanced); `--no-lookahead`; `--beam K`
-//! (4); `--discount D` (0.9); `--no-hold`; `--format text|json`; `--quiet` (no progress on
-//! stderr).
+//! `--help` lists the options.
 //!
 //! Prints the mean lines per game with a 95% confidence interval (normal approximation),
 //! how many games reached the cap, how they ended, perfect clears, T-spins that cleared rows
 //! (the game counts them by the three-corner rule), how often the field was
 //! ready to hand back to the perfect-clear search, and decisions per second.
 
-use std::io::Write;
 use std::time::Instant;
 
-use pc_examples::{Args, fail, json_format, kicks, number, print_help};
+use clap::Parser;
+use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
+use pc_examples::{FormatArg, KicksArg, fail, progress_bar, show_progress};
 use pc_solver::Rules;
 use pc_solver::game::{Game, GameConfig, GameOver};
 use pc_solver::heuristic::{Evaluator, Preset, handoff_clear_line};
+
+/// Plays ordinary seeded 7-bag games with the heuristic evaluator alone and reports how long
+/// it survives.
+///
+/// Prints the mean lines per game with a 95% confidence interval (normal approximation), how
+/// many games reached the cap, how they ended, perfect clears, T-spins that cleared rows, how
+/// often the field was ready to hand back to the perfect-clear search, and decisions per
+/// second.
+#[derive(Parser)]
+#[command(
+    name = "heuristic",
+    bin_name = "cargo run --release --example heuristic --",
+    version,
+    after_help = "Examples:
+  cargo run --release --example heuristic -- --games 1000 --seed 1 --cap 10000
+  cargo run --release --example heuristic -- --games 20 --cap 2000 --preset dellacherie --no-lookahead"
+)]
+struct Cli {
+    /// Games to play
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+    games: u64,
+    /// Seed of the first game; game i plays seed S + i
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Lines at which a game stops
+    #[arg(long, value_name = "LINES", default_value_t = 10_000)]
+    cap: u64,
+    /// Preview pieces
+    #[arg(long, value_name = "P", default_value_t = 5)]
+    preview: usize,
+    #[command(flatten)]
+    kicks: KicksArg,
+    /// Weight preset
+    #[arg(long, value_name = "PRESET", default_value = "balanced", value_parser = preset_parser())]
+    preset: Preset,
+    /// No one-piece lookahead: decide on the current piece alone
+    #[arg(long = "no-lookahead")]
+    no_lookahead: bool,
+    /// How many of the best moves (by their own score) are looked ahead from
+    #[arg(long, value_name = "K", default_value_t = 4)]
+    beam: usize,
+    /// Weight of the next piece's best score in a move's value (0 to 1 is sensible)
+    #[arg(long, value_name = "D", default_value_t = 0.9)]
+    discount: f64,
+    /// Play without hold
+    #[arg(long = "no-hold")]
+    no_hold: bool,
+    #[command(flatten)]
+    format: FormatArg,
+    /// No progress bar
+    #[arg(short = 'q', long)]
+    quiet: bool,
+}
+
+/// The presets by name, as `clap` lists and suggests them.
+fn preset_parser() -> impl TypedValueParser<Value = Preset> {
+    PossibleValuesParser::new(Preset::ALL.map(Preset::name))
+        .map(|name| name.parse::<Preset>().expect("a listed preset"))
+}
 
 /// The figures of one game.
 struct Played {
@@ -67,38 +124,28 @@ fn play(config: GameConfig, evaluator: &Evaluator, cap: u64) -> Played {
 }
 
 fn main() {
-    let args = Args::from_env();
-    if args.flag(&["-h", "--help"]) {
-        print_help(include_str!("heuristic.rs"));
-        return;
-    }
-    let games: u64 = number(&args, &["--games"], 100);
-    let seed: u64 = number(&args, &["--seed"], 1);
-    let cap: u64 = number(&args, &["--cap"], 10_000);
-    let preview: usize = number(&args, &["--preview"], 5);
-    let kick_name = args.value(&["--kicks", "-K"]).unwrap_or("srs");
-    let preset: Preset = args
-        .value(&["--preset"])
-        .unwrap_or("balanced")
-        .parse()
-        .unwrap_or_else(|e| fail(e));
+    let cli = Cli::parse();
+    let games = cli.games;
+    let seed = cli.seed;
+    let cap = cli.cap;
+    let preview = cli.preview;
+    let kicks = cli.kicks.or("srs");
+    let kick_name = &kicks.name;
+    let preset = cli.preset;
     let evaluator = Evaluator::from_preset(preset)
-        .with_lookahead(!args.flag(&["--no-lookahead"]))
-        .with_beam(number(&args, &["--beam"], 4))
-        .with_discount(number(&args, &["--discount"], 0.9));
+        .with_lookahead(!cli.no_lookahead)
+        .with_beam(cli.beam)
+        .with_discount(cli.discount);
     let rules = Rules {
-        kicks: kicks(kick_name).unwrap_or_else(|e| fail(e)),
-        hold: !args.flag(&["--no-hold"]),
+        kicks: kicks.table.clone(),
+        hold: !cli.no_hold,
         ..Rules::default()
     };
-    let json = json_format(&args);
-    let quiet = args.flag(&["--quiet", "-q"]);
-    if games == 0 {
-        fail("--games must be at least 1");
-    }
+    let json = cli.format.json();
 
     let started = Instant::now();
-    let mut results = Vec::with_capacity(games as usize);
+    let mut results = Vec::new();
+    let bar = progress_bar(games, "games", show_progress(json, cli.quiet));
     for i in 0..games {
         let config = GameConfig {
             seed: seed.wrapping_add(i),
@@ -106,22 +153,12 @@ fn main() {
             rules: rules.clone(),
         };
         let played = play(config, &evaluator, cap);
-        if !quiet {
-            let reached = results.iter().filter(|p: &&Played| p.lines >= cap).count()
-                + usize::from(played.lines >= cap);
-            eprint!(
-                "\rgame {}/{games}: {} lines; {reached} reached the cap; {:.0} s   ",
-                i + 1,
-                played.lines,
-                started.elapsed().as_secs_f64()
-            );
-            let _ = std::io::stderr().flush();
-        }
         results.push(played);
+        let reached = results.iter().filter(|p| p.lines >= cap).count();
+        bar.inc(1);
+        bar.set_message(format!("{reached} reached the cap"));
     }
-    if !quiet {
-        eprintln!();
-    }
+    bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
 
     let n = results.len() as f64;

@@ -1,105 +1,248 @@
-//! Helpers shared by the runnable examples: a tiny argument reader and the option values
-//! the examples share with sfinder (kicks, drop mode, fields).
+//! Helpers shared by the runnable examples: the option groups they share with sfinder
+//! (field, kicks, drop mode, hold rule, output format) as `clap` argument structs to
+//! `#[command(flatten)]`, value parsers that name what is wrong, and progress bars.
+//!
+//! An example's options are one `#[derive(Parser)]` struct; a group used by several
+//! examples lives here, so adding it to another example is one flattened field.
 
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 use pc_bitboard::Board32;
-use pc_solver::{Rules, fumen};
+use pc_solver::{Piece, Rules, fumen};
 use pc_srs::{DropMode, KickTable};
 
-/// Command-line arguments as `--name value` pairs and flags.
-pub struct Args {
-    words: Vec<String>,
-}
-
-impl Args {
-    /// The process arguments, without the program name.
-    pub fn from_env() -> Self {
-        Args {
-            words: std::env::args().skip(1).collect(),
-        }
-    }
-
-    /// The value after any of `names`, if given.
-    pub fn value(&self, names: &[&str]) -> Option<&str> {
-        self.words
-            .iter()
-            .position(|w| names.contains(&w.as_str()))
-            .and_then(|i| self.words.get(i + 1))
-            .map(String::as_str)
-    }
-
-    /// Whether any of `names` is present.
-    pub fn flag(&self, names: &[&str]) -> bool {
-        self.words.iter().any(|w| names.contains(&w.as_str()))
-    }
-}
-
-/// Prints the `//!` doc lines at the top of an example's source as its help text.
-pub fn print_help(source: &str) {
-    for line in source.lines().take_while(|l| l.starts_with("//!")) {
-        println!("{}", line.trim_start_matches("//!").trim_start());
-    }
-}
-
-/// The number given for a flag, or `default`; exits with a message when it is no number.
-pub fn number<T: std::str::FromStr>(args: &Args, names: &[&str], default: T) -> T {
-    match args.value(names) {
-        None => default,
-        Some(v) => v
-            .parse()
-            .unwrap_or_else(|_| fail(format!("{} takes a number, not {v:?}", names[0]))),
-    }
-}
-
-/// Whether `--format` asks for JSON (`text`, the default, or `json`).
-pub fn json_format(args: &Args) -> bool {
-    match args.value(&["--format"]).unwrap_or("text") {
-        "text" => false,
-        "json" => true,
-        other => fail(format!("unknown format {other:?}: expected text or json")),
-    }
-}
-
-/// Prints the message and exits with status 2 (bad input).
+/// Prints the message and exits with status 2 (bad input), for what only shows once the
+/// options are read (e.g. a position the solver rejects).
 pub fn fail(message: impl std::fmt::Display) -> ! {
     eprintln!("error: {message}");
     std::process::exit(2)
 }
 
-/// A kick table by name (`srs`, `srs+`, `none`) or from a `.properties` file.
-pub fn kicks(name: &str) -> Result<KickTable, String> {
-    match name {
-        "srs" => Ok(KickTable::srs()),
-        "srs+" | "srsplus" => Ok(KickTable::srs_plus()),
-        "none" | "nokicks" => Ok(KickTable::none()),
-        path => KickTable::from_properties_file(path).map_err(|e| e.to_string()),
+/// Output format (`--format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Text for people.
+    #[default]
+    Text,
+    /// One JSON object on stdout.
+    Json,
+}
+
+/// `--format text|json`.
+#[derive(Args, Clone, Debug)]
+pub struct FormatArg {
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+impl FormatArg {
+    /// Whether JSON was asked for.
+    pub fn json(&self) -> bool {
+        self.format == Format::Json
     }
 }
 
-/// Rules from `-K/--kicks`, `-d/--drop` (`softdrop`, `harddrop`, `180`) and hold.
-pub fn rules(args: &Args, hold: bool) -> Result<Rules, String> {
-    let drop = args.value(&["-d", "--drop"]).unwrap_or("softdrop");
-    let default_kicks = if drop == "180" { "srs+" } else { "srs" };
-    let kicks = kicks(args.value(&["-K", "--kicks"]).unwrap_or(default_kicks))?;
-    let drop = match drop {
-        "softdrop" | "soft" | "180" => DropMode::Soft,
-        "harddrop" | "hard" => DropMode::Hard,
-        other => {
-            return Err(format!(
-                "unknown drop mode {other:?}: expected softdrop, harddrop or 180"
-            ));
-        }
+/// A kick table and the name it was given by.
+#[derive(Clone, Debug)]
+pub struct Kicks {
+    /// `srs`, `srs+`, `none` or the path, as written.
+    pub name: String,
+    /// The table.
+    pub table: KickTable,
+}
+
+/// A kick table by name (`srs`, `srs+`, `none`; sfinder's `srsplus` and `nokicks` too) or
+/// from an sfinder `.properties` file.
+pub fn parse_kicks(name: &str) -> Result<Kicks, String> {
+    let table = match name {
+        "srs" => KickTable::srs(),
+        "srs+" | "srsplus" => KickTable::srs_plus(),
+        "none" | "nokicks" => KickTable::none(),
+        path => KickTable::from_properties_file(path)
+            .map_err(|e| format!("not srs, srs+ or none: {e}"))?,
     };
-    Ok(Rules { kicks, drop, hold })
+    Ok(Kicks {
+        name: name.to_string(),
+        table,
+    })
 }
 
-/// The field from `-t/--tetfu` (fumen) or `--field` (`#`/`.` rows separated by `/`).
-pub fn field(args: &Args) -> Result<Option<Board32>, String> {
-    if let Some(f) = args.value(&["-t", "--tetfu", "--fumen"]) {
-        let fumen = fumen::decode(f).map_err(|e| format!("fumen: {e}"))?;
-        return Ok(fumen.first_field());
+/// `-K/--kicks srs|srs+|none|PATH`.
+#[derive(Args, Clone, Debug)]
+pub struct KicksArg {
+    /// Kick table: srs, srs+ (TETR.IO, with 180 kicks), none, or the path of an sfinder
+    /// .properties file [default: srs]
+    #[arg(short = 'K', long = "kicks", value_name = "srs|srs+|none|PATH", value_parser = parse_kicks)]
+    pub kicks: Option<Kicks>,
+}
+
+impl KicksArg {
+    /// The table given, or `default` by name.
+    pub fn or(&self, default: &str) -> Kicks {
+        self.kicks
+            .clone()
+            .unwrap_or_else(|| parse_kicks(default).expect("a built-in kick table"))
     }
-    if let Some(text) = args.value(&["--field"]) {
-        return text.parse().map(Some).map_err(|e| format!("field: {e}"));
+}
+
+/// Drop mode (`-d/--drop`), with sfinder's names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum DropChoice {
+    /// Soft drop: pieces may slide and spin under overhangs.
+    #[default]
+    #[value(alias = "soft")]
+    Softdrop,
+    /// Hard drop only: straight down from above.
+    #[value(alias = "hard")]
+    Harddrop,
+    /// Soft drop with 180° rotation (SRS+ kicks unless --kicks says otherwise).
+    #[value(name = "180")]
+    Rotate180,
+}
+
+/// The move rules: `-K/--kicks` and `-d/--drop` (hold comes from each example's own
+/// option).
+#[derive(Args, Clone, Debug)]
+pub struct RulesArgs {
+    #[command(flatten)]
+    pub kicks: KicksArg,
+    /// Drop mode
+    #[arg(short = 'd', long = "drop", value_enum, default_value_t = DropChoice::Softdrop)]
+    pub drop: DropChoice,
+}
+
+impl RulesArgs {
+    /// The kick table: as given, else SRS+ for `-d 180` and SRS otherwise.
+    pub fn kicks(&self) -> Kicks {
+        self.kicks.or(if self.drop == DropChoice::Rotate180 {
+            "srs+"
+        } else {
+            "srs"
+        })
     }
-    Ok(None)
+
+    /// The rules, with or without hold.
+    pub fn rules(&self, hold: bool) -> Rules {
+        let drop = match self.drop {
+            DropChoice::Softdrop | DropChoice::Rotate180 => DropMode::Soft,
+            DropChoice::Harddrop => DropMode::Hard,
+        };
+        Rules {
+            kicks: self.kicks().table,
+            drop,
+            hold,
+        }
+    }
+}
+
+/// sfinder's hold rule (`-H`): use hold or play without it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum HoldRule {
+    /// Hold may be used.
+    #[default]
+    #[value(alias = "yes")]
+    Use,
+    /// No hold.
+    #[value(alias = "no")]
+    Avoid,
+}
+
+impl HoldRule {
+    /// Whether hold may be used.
+    pub fn allows_hold(self) -> bool {
+        self == HoldRule::Use
+    }
+}
+
+/// The field of a fumen string (`v115@…`, also inside a URL): its first page.
+pub fn parse_fumen(text: &str) -> Result<Board32, String> {
+    fumen::decode(text)
+        .map_err(|e| e.to_string())?
+        .first_field()
+        .ok_or_else(|| "the fumen has no page".to_string())
+}
+
+/// A field as text rows: `#` filled, `.` empty, top row first, separated by `/` or new
+/// lines.
+pub fn parse_rows(text: &str) -> Result<Board32, String> {
+    text.parse().map_err(|e: pc_bitboard::ParseBoardError| {
+        format!("{e} (rows of # and . separated by /, top row first)")
+    })
+}
+
+/// The field: `-t/--tetfu` (`--fumen`) or `--field`.
+#[derive(Args, Clone, Debug)]
+pub struct FieldArgs {
+    /// The field as a fumen (v115@…, or a URL with one)
+    #[arg(short = 't', long = "tetfu", visible_alias = "fumen", value_name = "FUMEN",
+          value_parser = parse_fumen, conflicts_with = "field")]
+    pub fumen: Option<Board32>,
+    /// The field as rows of # (filled) and . (empty), top row first, separated by /
+    #[arg(long, value_name = "ROWS", value_parser = parse_rows)]
+    pub field: Option<Board32>,
+}
+
+impl FieldArgs {
+    /// The field given, if any.
+    pub fn board(&self) -> Option<Board32> {
+        self.fumen.or(self.field)
+    }
+}
+
+/// One piece letter (either case).
+pub fn parse_piece(text: &str) -> Result<Piece, String> {
+    text.parse()
+        .map_err(|e: pc_srs::ParsePieceError| format!("{e} (one of I O T S Z J L)"))
+}
+
+/// The letters of a piece sequence, e.g. `TSZLJO` (commas and spaces between them are
+/// ignored).
+pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, String> {
+    let sequence: pc_bag::Sequence = text.parse().map_err(|e| format!("{e}"))?;
+    Ok(sequence.iter().collect())
+}
+
+/// Whether progress bars may be drawn: stderr is a terminal and the output is not JSON
+/// (nor `--quiet`).
+pub fn show_progress(json: bool, quiet: bool) -> bool {
+    !json && !quiet && std::io::stderr().is_terminal()
+}
+
+/// A progress bar on stderr over `total` items (`unit` names them), or a hidden one when
+/// `shown` is false; the bar shows a message set with `set_message`.
+pub fn progress_bar(total: u64, unit: &str, shown: bool) -> ProgressBar {
+    if !shown {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total).with_style(bar_style(unit));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// A spinner with the elapsed time on stderr, or a hidden one when `shown` is false; for
+/// work whose size is not known yet ([`bar_style`] turns it into a bar).
+pub fn spinner(message: &str, shown: bool) -> ProgressBar {
+    if !shown {
+        return ProgressBar::hidden();
+    }
+    let spinner = ProgressBar::new_spinner()
+        .with_style(
+            ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("a valid template"),
+        )
+        .with_message(message.to_string());
+    spinner.enable_steady_tick(Duration::from_millis(100));
+    spinner
+}
+
+/// The style of [`progress_bar`]: elapsed time, bar, count, rate-based time left, message.
+pub fn bar_style(unit: &str) -> ProgressStyle {
+    ProgressStyle::with_template(&format!(
+        "{{elapsed_precise}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} (eta {{eta}}) {{msg}}"
+    ))
+    .expect("a valid template")
+    .progress_chars("=> ")
 }

@@ -1,57 +1,101 @@
-//! sfinder's `percent`, with sfinder's option names:
+//! sfinder's `percent`, with sfinder's option names; `--help` lists them.
 //!
 //! ```sh
 //! cargo run --release --example percent -- -t v115@9gB8EeF8DeG8CeF8DeC8JeAgH -p 'I,*p4' -c 4
 //! cargo run --release --example percent -- --field '######..../######..../######..../######....' -p 'T,*p3' -H avoid
 //! ```
-//!
-//! Options: `-t/--tetfu` fumen or `--field` rows; `-p/--patterns`; `-c/--clear-line` (4);
-//! `-H/--hold use|avoid`; `-d/--drop softdrop|harddrop|180`; `-K/--kicks srs|srs+|none|PATH`;
-//! `--format text|json`; `--tree-depth N` (3).
 
+use clap::{ArgGroup, Parser};
 use pc_bag::PatternSet;
-use pc_examples::{Args, fail, field, print_help, rules};
-use pc_solver::{PcProblem, percent};
+use pc_examples::{
+    FieldArgs, FormatArg, HoldRule, RulesArgs, bar_style, fail, show_progress, spinner,
+};
+use pc_solver::{PcProblem, percent_with_progress};
+
+/// sfinder's `percent`: of the sequences a pattern allows, the share that can make a
+/// perfect clear when the whole sequence is known (an upper bound for real play).
+#[derive(Parser)]
+#[command(
+    name = "percent",
+    bin_name = "cargo run --release --example percent --",
+    version,
+    group(ArgGroup::new("field given").args(["fumen", "field"]).required(true)),
+    after_help = "Examples:
+  cargo run --release --example percent -- -t v115@9gB8EeF8DeG8CeF8DeC8JeAgH -p 'I,*p4' -c 4
+  cargo run --release --example percent -- --field '######..../######..../######..../######....' -p 'T,*p3' -H avoid"
+)]
+struct Cli {
+    #[command(flatten)]
+    field: FieldArgs,
+    /// The pieces to come, in sfinder's pattern language: `T`, `*`, `[SZ]`, `[^TI]`, `*p4`,
+    /// `[IOSL]!`, joined by commas
+    #[arg(short = 'p', long = "patterns", value_name = "PATTERN", value_parser = parse_patterns)]
+    patterns: Patterns,
+    /// The clear line: the height of the perfect clear
+    #[arg(
+        short = 'c',
+        long = "clear-line",
+        value_name = "LINES",
+        default_value_t = 4
+    )]
+    clear_line: u32,
+    /// Hold rule
+    #[arg(short = 'H', long = "hold", value_enum, default_value_t = HoldRule::Use)]
+    hold: HoldRule,
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    format: FormatArg,
+    /// Depth of the success tree in the text output
+    #[arg(long = "tree-depth", value_name = "N", default_value_t = 3)]
+    tree_depth: usize,
+}
+
+/// A pattern and its text.
+#[derive(Clone)]
+struct Patterns {
+    text: String,
+    set: PatternSet,
+}
+
+fn parse_patterns(text: &str) -> Result<Patterns, String> {
+    let set = text.parse().map_err(|e| format!("{e}"))?;
+    Ok(Patterns {
+        text: text.to_string(),
+        set,
+    })
+}
 
 fn main() {
-    let args = Args::from_env();
-    if args.flag(&["-h", "--help"]) {
-        print_help(include_str!("percent.rs"));
-        return;
-    }
-    let board = field(&args)
-        .unwrap_or_else(|e| fail(e))
-        .unwrap_or_else(|| fail("give a field with -t FUMEN or --field ROWS"));
-    let clear_line: u32 = args
-        .value(&["-c", "--clear-line"])
-        .unwrap_or("4")
-        .parse()
-        .unwrap_or_else(|_| fail("-c takes a whole number"));
-    let hold = match args.value(&["-H", "--hold"]).unwrap_or("use") {
-        "use" | "yes" => true,
-        "avoid" | "no" => false,
-        other => fail(format!(
-            "unknown hold mode {other:?}: expected use or avoid"
-        )),
-    };
-    let rules = rules(&args, hold).unwrap_or_else(|e| fail(e));
-    let pattern_text = args
-        .value(&["-p", "--patterns"])
-        .unwrap_or_else(|| fail("give a pattern with -p, e.g. -p '*p7'"));
-    let patterns: PatternSet = pattern_text
-        .parse()
-        .unwrap_or_else(|e| fail(format!("pattern: {e}")));
+    let cli = Cli::parse();
+    let board = cli.field.board().expect("clap requires a field");
+    let clear_line = cli.clear_line;
+    let hold = cli.hold.allows_hold();
+    let rules = cli.rules.rules(hold);
+    let json = cli.format.json();
+    let pattern_text = &cli.patterns.text;
     let problem = PcProblem::new(board, clear_line, rules).unwrap_or_else(|e| fail(e));
     let started = std::time::Instant::now();
-    let result = percent(&problem, &patterns).unwrap_or_else(|e| fail(e));
+    // Expanding a large pattern comes first, with no count to show: a spinner, then a bar
+    // over the sequences once the library says how many there are.
+    let progress = spinner("expanding the pattern", show_progress(json, false));
+    let mut sized = false;
+    let result = percent_with_progress(&problem, &cli.patterns.set, &mut |done, total| {
+        if !sized {
+            progress.set_length(total);
+            progress.set_style(bar_style("sequences"));
+            progress.set_message("");
+            sized = true;
+        }
+        progress.set_position(done);
+    })
+    .unwrap_or_else(|e| fail(e));
+    progress.finish_and_clear();
     let elapsed = started.elapsed();
-    let depth: usize = args
-        .value(&["--tree-depth"])
-        .and_then(|d| d.parse().ok())
-        .unwrap_or(3);
+    let depth = cli.tree_depth;
     let seq = |s: &[pc_solver::Piece]| s.iter().map(|p| p.to_char()).collect::<String>();
 
-    if args.value(&["--format"]) == Some("json") {
+    if json {
         let failing: Vec<String> = result
             .failing()
             .map(|s| format!("\"{}\"", seq(s)))

@@ -1,117 +1,304 @@
 //! Ranks every legal move of a position by its exact chance of a perfect clear, with the
-//! preview a player has: one new piece is revealed each time a piece is used.
+//! preview a player has; `--help` lists the options.
 //!
 //! ```sh
 //! cargo run --release --example recommend
 //! cargo run --release --example recommend -- --field '##.....###/###....###/####...###/###....###' --hold I --queue TLOSJ --bag Z
+//! cargo run --release --example recommend -- --hold I --queue TSZLJO
 //! ```
-//!
-//! Options: `--fumen F` (or `-t`) or `--field ROWS`; `--hold X|none`; `--queue` (the current
-//! piece, then the preview; the preview length is the queue's length minus one, 0 to 6);
-//! `--bag` (the pieces still to come in the current bag after the queue; empty or all seven:
-//! a fresh bag follows); `--clear-line N` (4); `--two-line` (2-line PCs count too); `-H/--hold-rule
-//! use|avoid`; `-K/--kicks srs|srs+|none|PATH`; `-d/--drop softdrop|harddrop|180`;
-//! `--memory MiB` (the solver's table budget, 512); `--format text|json`; `--best` (only the
-//! best move, faster: other moves are cut early); `--play SEED`
-//! (play the best move until the PC, the next pieces drawn at random from the bag).
-//!
-//! The `carry` column (`"carry"` in JSON): once every piece of the PC is in view, the
-//! piece a move can leave in hold for the next PC, the one it prefers; moves that tie on
-//! the chance are ranked by it ([`pc_solver::carry::carry_rank`]).
 //!
 //! The default position is a decision early in the first PC of a game: an L and a J fill
 //! the two left columns, O is held, T S Z I end the first bag and L J open the second.
 
+use clap::error::ErrorKind;
+use clap::{ArgGroup, CommandFactory, Parser};
 use pc_bag::PieceSet;
 use pc_bitboard::Board32;
-use pc_examples::{Args, fail, field, print_help, rules};
-use pc_solver::{Piece, Position, RankedMove, Solver};
+use pc_examples::{FieldArgs, FormatArg, HoldRule, RulesArgs, fail, parse_piece, parse_pieces};
+use pc_solver::{Piece, Position, RankedMove, Solver, SolverError};
 
 /// The default position (see the module docs).
 const DEFAULT_FIELD: &str = "##......../##......../##......../##........";
-const DEFAULT_HOLD: &str = "O";
+const DEFAULT_HOLD: Piece = Piece::O;
 const DEFAULT_QUEUE: &str = "TSZILJ";
 const DEFAULT_BAG: &str = "IOSTZ";
 
-fn pieces(flag: &str, text: &str) -> Vec<Piece> {
-    text.chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
-        .map(|c| {
-            Piece::from_char(c).unwrap_or_else(|| fail(format!("{flag}: {c:?} is not a piece")))
-        })
-        .collect()
+/// Ranks every legal move of a position by its exact chance of a perfect clear, with the
+/// preview a player has: one new piece is revealed each time a piece is used.
+///
+/// With no position option, a built-in position is used (an L and a J fill the two left
+/// columns, O held, queue TSZILJ, bag IOSTZ). A position is --queue with any of --field or
+/// --fumen (else the empty field), --hold (else none), --bag (else a fresh bag follows the
+/// queue) and --clear-line.
+///
+/// The `carry` column (`"carry"` in JSON): once every piece of the PC is in view, the piece
+/// a move can leave in hold for the next PC, the one it prefers; moves that tie on the
+/// chance are ranked by it.
+#[derive(Parser)]
+#[command(
+    name = "recommend",
+    bin_name = "cargo run --release --example recommend --",
+    version,
+    group(
+        ArgGroup::new("position")
+            .args(["fumen", "field", "hold", "bag", "clear_line"])
+            .multiple(true)
+            .requires("queue")
+    ),
+    after_help = "Examples:
+  cargo run --release --example recommend
+  cargo run --release --example recommend -- --hold I --queue TSZLJO
+  cargo run --release --example recommend -- --field '##.....###/###....###/####...###/###....###' --hold I --queue TLOSJ --bag Z"
+)]
+struct Cli {
+    #[command(flatten)]
+    field: FieldArgs,
+    /// The piece in the hold slot, or none [default: none]
+    #[arg(long, value_name = "PIECE|none", value_parser = parse_hold)]
+    hold: Option<HoldSlot>,
+    /// The current piece, then the preview (0 to 6 pieces), e.g. TSZLJO
+    #[arg(long, value_name = "PIECES", value_parser = parse_queue)]
+    queue: Option<Queue>,
+    /// The pieces still to come from the current bag after the queue (empty or all seven:
+    /// a fresh bag follows the queue) [default: empty]
+    #[arg(long, value_name = "PIECES")]
+    bag: Option<PieceSet>,
+    /// The clear line: the height of the perfect clear [default: 4]
+    #[arg(short = 'c', long = "clear-line", value_name = "LINES")]
+    clear_line: Option<u32>,
+    /// 2-line PCs count too
+    #[arg(long = "two-line")]
+    two_line: bool,
+    /// Hold rule
+    #[arg(short = 'H', long = "hold-rule", value_enum, default_value_t = HoldRule::Use)]
+    hold_rule: HoldRule,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The solver's table budget in MiB
+    #[arg(long, value_name = "MiB", default_value_t = 512)]
+    memory: usize,
+    #[command(flatten)]
+    format: FormatArg,
+    /// Only the best move (faster: other moves are cut early)
+    #[arg(long, conflicts_with = "play")]
+    best: bool,
+    /// Play the best move until the PC, the next pieces drawn at random from the bag with
+    /// this seed (text output)
+    #[arg(long, value_name = "SEED")]
+    play: Option<u64>,
+}
+
+/// The hold slot as given: a piece or none.
+#[derive(Clone, Copy)]
+struct HoldSlot(Option<Piece>);
+
+fn parse_hold(text: &str) -> Result<HoldSlot, String> {
+    match text.trim() {
+        "" | "none" | "-" => Ok(HoldSlot(None)),
+        piece => parse_piece(piece).map(|p| HoldSlot(Some(p))),
+    }
+}
+
+/// The current piece and the preview.
+#[derive(Clone)]
+struct Queue(Vec<Piece>);
+
+fn parse_queue(text: &str) -> Result<Queue, String> {
+    let pieces = parse_pieces(text)?;
+    match pieces.len() {
+        0 => Err("give the current piece, then the preview, e.g. TSZLJO".to_string()),
+        1..=7 => Ok(Queue(pieces)),
+        n => Err(format!(
+            "{n} pieces: the current piece and at most 6 preview pieces"
+        )),
+    }
+}
+
+/// Where the field came from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Demo,
+    Empty,
+    Field,
+    Fumen,
+}
+
+impl Source {
+    fn name(self) -> &'static str {
+        match self {
+            Source::Demo => "demo",
+            Source::Empty => "empty",
+            Source::Field => "field",
+            Source::Fumen => "fumen",
+        }
+    }
+}
+
+/// The position and how it was given.
+struct Setup {
+    position: Position,
+    source: Source,
+}
+
+impl Setup {
+    fn from_cli(cli: &Cli) -> Setup {
+        let Some(Queue(queue)) = &cli.queue else {
+            // No position option at all (clap asks for --queue with any other).
+            let queue = parse_pieces(DEFAULT_QUEUE).expect("the default queue parses");
+            let field = DEFAULT_FIELD.parse().expect("the default field parses");
+            let position = Position::new(field, queue[0])
+                .with_hold(Some(DEFAULT_HOLD))
+                .with_preview(&queue[1..])
+                .with_bag(DEFAULT_BAG.parse().expect("the default bag parses"));
+            return Setup {
+                position,
+                source: Source::Demo,
+            };
+        };
+        let (field, source) = match (cli.field.fumen, cli.field.field) {
+            (Some(board), _) => (board, Source::Fumen),
+            (None, Some(board)) => (board, Source::Field),
+            (None, None) => (Board32::new(), Source::Empty),
+        };
+        let position = Position::new(field, queue[0])
+            .with_clear_line(cli.clear_line.unwrap_or(4))
+            .with_hold(cli.hold.and_then(|h| h.0))
+            .with_preview(&queue[1..])
+            .with_bag(cli.bag.unwrap_or(PieceSet::EMPTY));
+        Setup { position, source }
+    }
+
+    /// `field: …` as the text output's first line says it.
+    fn describe(&self) -> String {
+        let p = &self.position;
+        let what = match (self.source, p.field.is_empty()) {
+            (Source::Demo, _) => "built-in demo, an L and a J in the two left columns",
+            (Source::Empty, _) => "empty",
+            (Source::Field, true) => "empty, from --field",
+            (Source::Field, false) => "from --field",
+            (Source::Fumen, true) => "empty, from --fumen",
+            (Source::Fumen, false) => "from --fumen",
+        };
+        let hint = if self.source == Source::Demo {
+            "; --queue gives your own position"
+        } else {
+            ""
+        };
+        format!("field: {what} (clear line {}){hint}", p.clear_line)
+    }
+
+    /// The position as JSON members (no braces): field rows, where they came from, clear
+    /// line, hold, queue and bag.
+    fn json(&self) -> String {
+        let p = &self.position;
+        format!(
+            "\"field\":\"{}\",\"field_source\":\"{}\",\"clear_line\":{},\"hold_piece\":{},\"queue\":\"{}\",\"bag\":\"{}\"",
+            p.field.to_text(p.clear_line, "/"),
+            self.source.name(),
+            p.clear_line,
+            p.hold.map_or("null".to_string(), |h| format!("\"{h}\"")),
+            letters(&p.queue()),
+            p.bag
+        )
+    }
+}
+
+fn letters(pieces: &[Piece]) -> String {
+    pieces.iter().map(|p| p.to_char()).collect()
 }
 
 fn path_text(m: &RankedMove) -> String {
     m.path.as_ref().map_or(String::new(), |p| p.to_string())
 }
 
-fn main() {
-    let args = Args::from_env();
-    if args.flag(&["-h", "--help"]) {
-        print_help(include_str!("recommend.rs"));
-        return;
-    }
-    let custom = args.value(&["--queue"]).is_some();
-    let board: Board32 = field(&args)
-        .unwrap_or_else(|e| fail(e))
-        .unwrap_or_else(|| DEFAULT_FIELD.parse().expect("the default field parses"));
-    let clear_line: u32 = args
-        .value(&["--clear-line", "-c"])
-        .unwrap_or("4")
-        .parse()
-        .unwrap_or_else(|_| fail("--clear-line takes a number"));
-    let hold_rule = match args.value(&["-H", "--hold-rule"]).unwrap_or("use") {
-        "use" => true,
-        "avoid" => false,
-        other => fail(format!("--hold-rule: {other:?} is not use or avoid")),
-    };
-    let rules = rules(&args, hold_rule).unwrap_or_else(|e| fail(e));
-    let queue = pieces("--queue", args.value(&["--queue"]).unwrap_or(DEFAULT_QUEUE));
-    let default_hold = if custom { "none" } else { DEFAULT_HOLD };
-    let held = match args.value(&["--hold"]).or(Some(default_hold)) {
-        None | Some("none") | Some("") => None,
-        Some(h) => match pieces("--hold", h)[..] {
-            [p] => Some(p),
-            _ => fail("--hold takes one piece or none"),
-        },
-    };
-    let bag_text = args
-        .value(&["--bag"])
-        .unwrap_or(if custom { "" } else { DEFAULT_BAG });
-    let bag: PieceSet = bag_text
-        .parse()
-        .unwrap_or_else(|e| fail(format!("--bag: {e}")));
-    let memory_mib: usize = args
-        .value(&["--memory"])
-        .unwrap_or("512")
-        .parse()
-        .unwrap_or_else(|_| fail("--memory takes a number of MiB"));
-    let Some((&current, preview)) = queue.split_first() else {
-        fail("--queue needs at least the current piece")
-    };
-    let position = Position::new(board, current)
-        .with_clear_line(clear_line)
-        .with_hold(held)
-        .with_preview(preview)
-        .with_bag(bag);
-    let mut solver = Solver::new(rules)
-        .with_preview(preview.len())
-        .unwrap_or_else(|e| fail(e))
-        .with_two_line(args.flag(&["--two-line"]))
-        .with_memory_limit(memory_mib << 20);
+/// One move as a JSON object.
+fn move_json(m: &RankedMove) -> String {
+    let cells: Vec<String> = m
+        .placement
+        .cells()
+        .iter()
+        .map(|(x, y)| format!("[{x},{y}]"))
+        .collect();
+    format!(
+        "{{\"hold\":{},\"piece\":\"{}\",\"orientation\":\"{}\",\"cells\":[{}],\"probability\":[{},{}],\"percent\":{},\"path\":\"{}\",\"carry\":{}}}",
+        m.hold,
+        m.placement.piece(),
+        m.placement.orientation(),
+        cells.join(","),
+        m.chance.numer(),
+        m.chance.denom(),
+        m.chance.to_f64() * 100.0,
+        path_text(m),
+        m.carry.map_or("null".to_string(), |p| format!("\"{p}\""))
+    )
+}
 
-    if let Some(seed) = args.value(&["--play"]) {
-        let seed: u64 = seed
-            .parse()
-            .unwrap_or_else(|_| fail("--play takes a seed (a number)"));
+/// Exits with a usage error: the message, then how the queue and bag were read.
+fn bad_position(error: SolverError, position: &Position) -> ! {
+    let bag = if position.bag.is_empty() || position.bag.len() == Piece::COUNT {
+        format!("{{{}}}: a fresh bag follows the queue", position.bag)
+    } else {
+        format!("{{{}}}: still to come after the queue", position.bag)
+    };
+    let preview = match position.preview.len() {
+        0 => "no preview".to_string(),
+        1 => format!("preview piece 1 ({})", letters(&position.preview)),
+        n => format!("preview pieces 1 to {n} ({})", letters(&position.preview)),
+    };
+    let message = format!(
+        "{error}\n  queue {}: the current piece {}, {preview}; bag {bag}",
+        letters(&position.queue()),
+        position.current
+    );
+    Cli::command()
+        .error(ErrorKind::ValueValidation, message)
+        .exit()
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let json = cli.format.json();
+    if cli.play.is_some() && json {
+        Cli::command()
+            .error(
+                ErrorKind::ArgumentConflict,
+                "--play prints text: leave out --format json",
+            )
+            .exit();
+    }
+    let setup = Setup::from_cli(&cli);
+    let position = setup.position.clone();
+    if let Err(e) = position.check_bag() {
+        bad_position(e, &position);
+    }
+    let rules = cli.rules.rules(cli.hold_rule.allows_hold());
+    let mut solver = Solver::new(rules)
+        .with_preview(position.preview.len())
+        .unwrap_or_else(|e| fail(e))
+        .with_two_line(cli.two_line)
+        .with_memory_limit(cli.memory.saturating_mul(1 << 20));
+
+    if let Some(seed) = cli.play {
+        println!("{}", setup.describe());
         play(&mut solver, position, seed);
         return;
     }
-    if args.flag(&["--best"]) {
+    if cli.best {
         let started = std::time::Instant::now();
         let best = solver.best_move(&position).unwrap_or_else(|e| fail(e));
         let ms = started.elapsed().as_secs_f64() * 1000.0;
+        if json {
+            println!(
+                "{{{},\"probability\":[{},{}],\"percent\":{},\"hold_first\":{},\"best\":{},\"elapsed_ms\":{ms:.3}}}",
+                setup.json(),
+                best.chance.numer(),
+                best.chance.denom(),
+                best.chance.to_f64() * 100.0,
+                best.hold_first,
+                best.best.as_ref().map_or("null".to_string(), move_json)
+            );
+            return;
+        }
         let action = match (&best.best, best.hold_first) {
             (_, true) => "hold first, place after the next piece shows".to_string(),
             (Some(m), false) => format!(
@@ -125,6 +312,7 @@ fn main() {
             ),
             (None, false) => "no legal move".to_string(),
         };
+        println!("{}", setup.describe());
         println!(
             "chance {} = {:.2}%, best: {action} ({ms:.1} ms)",
             best.chance,
@@ -137,32 +325,8 @@ fn main() {
     let elapsed = started.elapsed();
     let chance = recommendation.chance;
 
-    if args.value(&["--format"]) == Some("json") {
-        let entries: Vec<String> = recommendation
-            .moves
-            .iter()
-            .map(|m| {
-                let cells: Vec<String> = m
-                    .placement
-                    .cells()
-                    .iter()
-                    .map(|(x, y)| format!("[{x},{y}]"))
-                    .collect();
-                format!(
-                    "{{\"hold\":{},\"piece\":\"{}\",\"orientation\":\"{}\",\"cells\":[{}],\"probability\":[{},{}],\"percent\":{},\"path\":\"{}\",\"carry\":{}}}",
-                    m.hold,
-                    m.placement.piece(),
-                    m.placement.orientation(),
-                    cells.join(","),
-                    m.chance.numer(),
-                    m.chance.denom(),
-                    m.chance.to_f64() * 100.0,
-                    path_text(m),
-                    m.carry
-                        .map_or("null".to_string(), |p| format!("\"{p}\""))
-                )
-            })
-            .collect();
+    if json {
+        let entries: Vec<String> = recommendation.moves.iter().map(move_json).collect();
         let line = if recommendation.line.is_empty() {
             "null".to_string()
         } else {
@@ -172,7 +336,8 @@ fn main() {
             format!("[{},{}]", h.numer(), h.denom())
         });
         println!(
-            "{{\"probability\":[{},{}],\"percent\":{},\"hold_first\":{hold_first},\"elapsed_ms\":{:.3},\"moves\":[{}],\"best_line\":{line}}}",
+            "{{{},\"probability\":[{},{}],\"percent\":{},\"hold_first\":{hold_first},\"elapsed_ms\":{:.3},\"moves\":[{}],\"best_line\":{line}}}",
+            setup.json(),
             chance.numer(),
             chance.denom(),
             chance.to_f64() * 100.0,
@@ -182,13 +347,21 @@ fn main() {
         return;
     }
 
-    println!("{}", board.to_text(clear_line, "\n"));
+    let clear_line = position.clear_line;
+    let bag = position.bag;
+    println!("{}", setup.describe());
+    println!("{}", position.field.to_text(clear_line, "\n"));
     println!();
-    let queue_text: String = queue.iter().map(|p| p.to_char()).collect();
     println!(
-        "hold {}, queue {queue_text} (preview {}), bag {{{bag_text}}}, clear line {clear_line}",
-        held.map_or("none".to_string(), |p| p.to_string()),
-        preview.len()
+        "hold {}, queue {} (preview {}), bag {{{bag}}}{}, clear line {clear_line}",
+        position.hold.map_or("none".to_string(), |p| p.to_string()),
+        letters(&position.queue()),
+        position.preview.len(),
+        if bag.is_empty() || bag.len() == Piece::COUNT {
+            " (a fresh bag follows)"
+        } else {
+            ""
+        }
     );
     println!(
         "chance of a PC with best play: {chance} = {:.2}%",
@@ -258,7 +431,7 @@ fn play(solver: &mut Solver, mut position: Position, seed: u64) {
             println!("no legal move");
             return;
         };
-        let queue: String = position.queue().iter().map(|p| p.to_char()).collect();
+        let queue = letters(&position.queue());
         let hold = position.hold.map_or('-', |p| p.to_char());
         let c = m.placement.centre();
         let hold_first = r.hold_first.is_some_and(|h| h > m.chance);

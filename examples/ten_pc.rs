@@ -6,29 +6,7 @@
 //! cargo run --release --example ten_pc -- --games 10 --endless --pieces 500 --format json
 //! ```
 //!
-//! Options: `--games N` (100); `--seed S` (1; game i plays seed S + i); `--preview P` (5,
-//! 0 to 6); `-K/--kicks srs|srs+|none|PATH` (srs); `-d/--drop softdrop|harddrop|180`;
-//! `--no-hold`; `--endless` (play on after a failed PC until `--pieces N` pieces (1000)
-//! and report the streaks); `--exact N` (the exact solver decides from N pieces left, 8);
-//! `--layered N` (9; 0 off): with N pieces left or fewer, the exact solver decides also when
-//! its layered search answers (the hold slot filled);
-//! `--guided N` (10; 0 off) and `--guided-moves K` (8): with N pieces left or fewer (10 for
-//! the first decision of a PC) and the layered search answering, the first K moves of the
-//! sampled ranking are valued exactly and the best of them is played, within
-//! `--guided-states S` (250000) search states;
-//! `--clairvoyant N` (9; 0 off) and `--clairvoyant-states S` (3000000): with N pieces left
-//! or fewer, moves are ranked by their clairvoyant chance within S search states;
-//! `--no-exact-opening` (with the hold slot empty and the piece a hold reveals known, as
-//! at a game's first decision, the decision is sampled instead of holding and placing
-//! where the exact chance is best, which takes seconds);
-//! `--no-carry` (do not tell the moves that keep a PC certain apart by the piece they can
-//! leave in hold for the next PC: the exact solver's first best move is played);
-//! `--samples N` (8), `--states N` (4000) and `--candidates N` (8): the sampled decisions
-//! before that; `--attempt N` (0, off) and `--attempt-decisions D` (1500): with N pieces
-//! left or fewer, try the exact solver with a work limit of D decisions first;
-//! `--threads T` (1; games are shared out); `--by-hold` (the success rates per phase split
-//! by the piece in hold when the PC starts; always in the JSON as `by_hold`: piece →
-//! [attempts, successes]); `--format text|json`; `--quiet` (no progress bar).
+//! `--help` lists the options.
 //!
 //! A game of the challenge ends at its 10th PC, or fails when the player gives a PC up
 //! (its exact chance fell to 0) or the game ends. The per-phase figures are the success
@@ -37,16 +15,134 @@
 //! k-th PC is PC k of the cycle, and PC 8 is PC 1 again. Decision times are wall-clock
 //! times of `choose` (one thread per game).
 
-use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use pc_examples::{Args, fail, json_format, number, print_help, rules};
+use clap::Parser;
+use clap::builder::RangedU64ValueParser;
+use pc_examples::{FormatArg, RulesArgs, fail, progress_bar, show_progress};
 use pc_solver::carry::cycle_phase;
 use pc_solver::game::{Game, GameConfig, Player};
-use pc_solver::player::{DEFAULT_GUIDED, DEFAULT_GUIDED_STATES};
+use pc_solver::player::{
+    DEFAULT_ATTEMPT, DEFAULT_CANDIDATES, DEFAULT_CLAIRVOYANT, DEFAULT_EXACT_FROM, DEFAULT_GUIDED,
+    DEFAULT_GUIDED_STATES, DEFAULT_LAYERED_FROM, DEFAULT_SAMPLES, DEFAULT_SEARCH_STATES,
+};
 use pc_solver::{DecisionKind, PcPlayer, Piece, Rules};
+
+/// Plays seeded games of the 10-PC challenge (ten perfect clears in a row) with the
+/// library's PcPlayer and reports how well it plays.
+///
+/// A game of the challenge ends at its 10th PC, or fails when the player gives a PC up (its
+/// exact chance fell to 0) or the game ends. The per-phase figures are the success rate of
+/// the 1st to 7th PC of the bag cycle, for PCs from an empty field. Decision times are
+/// wall-clock times of the player's `choose` (one thread per game).
+#[derive(Parser)]
+#[command(
+    name = "ten_pc",
+    bin_name = "cargo run --release --example ten_pc --",
+    version,
+    after_help = "Examples:
+  cargo run --release --example ten_pc -- --games 100 --seed 1 --preview 5 --kicks srs+
+  cargo run --release --example ten_pc -- --games 10 --endless --pieces 500 --format json"
+)]
+struct Cli {
+    /// Games to play
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+    games: u64,
+    /// Seed of the first game; game i plays seed S + i
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Preview pieces (0 to 6)
+    #[arg(long, value_name = "P", default_value_t = 5,
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=6))]
+    preview: usize,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Play without hold
+    #[arg(long = "no-hold")]
+    no_hold: bool,
+    /// Play on after a failed PC until --pieces pieces, and report the streaks
+    #[arg(long)]
+    endless: bool,
+    /// Pieces per game with --endless
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pieces: u64,
+    /// The exact solver decides from this many pieces left
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_EXACT_FROM)]
+    exact: u32,
+    /// With this many pieces left or fewer, the exact solver decides also when its layered
+    /// search answers (the hold slot filled); 0 off
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LAYERED_FROM)]
+    layered: u32,
+    /// With this many pieces left or fewer (10 for the first decision of a PC) and the
+    /// layered search answering, the first --guided-moves moves of the sampled ranking are
+    /// valued exactly and the best of them is played; 0 off
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_GUIDED.0)]
+    guided: u32,
+    /// Moves valued exactly by a guided decision
+    #[arg(long = "guided-moves", value_name = "K", default_value_t = DEFAULT_GUIDED.1)]
+    guided_moves: usize,
+    /// Search states a guided decision may use
+    #[arg(long = "guided-states", value_name = "S", default_value_t = DEFAULT_GUIDED_STATES)]
+    guided_states: u64,
+    /// With this many pieces left or fewer, moves are ranked by their clairvoyant chance;
+    /// 0 off
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CLAIRVOYANT.0)]
+    clairvoyant: u32,
+    /// States the clairvoyant ranking may expand before the decision is sampled instead
+    #[arg(long = "clairvoyant-states", value_name = "S", default_value_t = DEFAULT_CLAIRVOYANT.1)]
+    clairvoyant_states: u64,
+    /// With the hold slot empty and the piece a hold reveals known (a game's first
+    /// decision), sample the decision instead of holding and placing where the exact
+    /// chance is best (which takes seconds)
+    #[arg(long = "no-exact-opening", overrides_with = "exact_opening")]
+    no_exact_opening: bool,
+    /// The default; undoes --no-exact-opening
+    #[arg(
+        long = "exact-opening",
+        overrides_with = "no_exact_opening",
+        hide = true
+    )]
+    exact_opening: bool,
+    /// Do not tell the moves that keep a PC certain apart by the piece they can leave in
+    /// hold for the next PC: the exact solver's first best move is played
+    #[arg(long = "no-carry", overrides_with = "carry")]
+    no_carry: bool,
+    /// The default; undoes --no-carry
+    #[arg(long = "carry", overrides_with = "no_carry", hide = true)]
+    carry: bool,
+    /// Sampled decisions: continuations tried per move
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SAMPLES)]
+    samples: usize,
+    /// Sampled decisions: states one sampled search may expand before it counts as a
+    /// failure
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEARCH_STATES)]
+    states: u64,
+    /// Sampled decisions: moves tried against the continuations (the heuristic's best)
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CANDIDATES)]
+    candidates: usize,
+    /// With this many pieces left or fewer, try the exact solver with a work limit of
+    /// --attempt-decisions decisions first; 0 off
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_ATTEMPT.0)]
+    attempt: u32,
+    /// Work limit of --attempt
+    #[arg(long = "attempt-decisions", value_name = "D", default_value_t = DEFAULT_ATTEMPT.1)]
+    attempt_decisions: u64,
+    /// Threads; games are shared out
+    #[arg(long, value_name = "T", default_value_t = 1)]
+    threads: usize,
+    /// Split the success rates per phase by the piece in hold when the PC starts (always in
+    /// the JSON as "by_hold": piece -> [attempts, successes])
+    #[arg(long = "by-hold")]
+    by_hold: bool,
+    #[command(flatten)]
+    format: FormatArg,
+    /// No progress bar
+    #[arg(short = 'q', long)]
+    quiet: bool,
+}
 
 /// The names of the kinds of decision in the output, in the order of `kind_ms`.
 const KINDS: [&str; 5] = ["exact", "guided", "clairvoyant", "sampled", "fallback"];
@@ -202,58 +298,35 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn main() {
-    let args = Args::from_env();
-    if args.flag(&["-h", "--help"]) {
-        print_help(include_str!("ten_pc.rs"));
-        return;
-    }
-    let games: u64 = number(&args, &["--games"], 100);
-    let seed: u64 = number(&args, &["--seed"], 1);
-    let endless = args.flag(&["--endless"]);
+    let cli = Cli::parse();
+    let games = cli.games;
+    let seed = cli.seed;
+    let endless = cli.endless;
     let settings = Settings {
-        preview: number(&args, &["--preview"], 5),
-        rules: rules(&args, !args.flag(&["--no-hold"])).unwrap_or_else(|e| fail(e)),
+        preview: cli.preview,
+        rules: cli.rules.rules(!cli.no_hold),
         endless,
-        pieces: if endless {
-            number(&args, &["--pieces"], 1000)
-        } else {
-            u64::MAX
-        },
-        exact: number(&args, &["--exact"], 8),
-        layered: number(&args, &["--layered"], 9),
-        guided: (
-            number(&args, &["--guided"], DEFAULT_GUIDED.0),
-            number(&args, &["--guided-moves"], DEFAULT_GUIDED.1),
-        ),
-        guided_states: number(&args, &["--guided-states"], DEFAULT_GUIDED_STATES),
-        samples: number(&args, &["--samples"], 8),
-        states: number(&args, &["--states"], 4000),
-        candidates: number(&args, &["--candidates"], 8),
-        attempt: (
-            number(&args, &["--attempt"], 0),
-            number(&args, &["--attempt-decisions"], 1500),
-        ),
-        clairvoyant: (
-            number(&args, &["--clairvoyant"], 9),
-            number(&args, &["--clairvoyant-states"], 3_000_000),
-        ),
-        carry: !args.flag(&["--no-carry"]),
-        exact_opening: !args.flag(&["--no-exact-opening"]),
+        pieces: if endless { cli.pieces } else { u64::MAX },
+        exact: cli.exact,
+        layered: cli.layered,
+        guided: (cli.guided, cli.guided_moves),
+        guided_states: cli.guided_states,
+        samples: cli.samples,
+        states: cli.states,
+        candidates: cli.candidates,
+        attempt: (cli.attempt, cli.attempt_decisions),
+        clairvoyant: (cli.clairvoyant, cli.clairvoyant_states),
+        carry: !cli.no_carry,
+        exact_opening: !cli.no_exact_opening,
     };
-    if settings.preview > 6 {
-        fail("--preview: the exact solver takes 0 to 6 previews");
-    }
-    let threads: usize = number::<usize>(&args, &["--threads"], 1).max(1);
-    let json = json_format(&args);
-    let quiet = args.flag(&["--quiet", "-q"]);
-    let by_hold_flag = args.flag(&["--by-hold"]);
-    if games == 0 {
-        fail("--games must be at least 1");
-    }
+    let threads = cli.threads.max(1);
+    let json = cli.format.json();
+    let by_hold_flag = cli.by_hold;
 
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(u64, Played)>> = Mutex::new(Vec::new());
+    let bar = progress_bar(games, "games", show_progress(json, cli.quiet));
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -265,26 +338,14 @@ fn main() {
                     let played = play(seed.wrapping_add(i), &settings);
                     let mut all = results.lock().expect("no thread panics holding it");
                     all.push((i, played));
-                    if !quiet {
-                        let done = all.len();
-                        let ten = all.iter().filter(|(_, p)| p.first_streak >= 10).count();
-                        let width = 30;
-                        let filled = done * width / games as usize;
-                        eprint!(
-                            "\r[{}{}] {done}/{games} games, {ten} reached 10 PCs, {:.0} s ",
-                            "=".repeat(filled),
-                            " ".repeat(width - filled),
-                            started.elapsed().as_secs_f64()
-                        );
-                        let _ = std::io::stderr().flush();
-                    }
+                    let ten = all.iter().filter(|(_, p)| p.first_streak >= 10).count();
+                    bar.inc(1);
+                    bar.set_message(format!("{ten} reached 10 PCs"));
                 }
             });
         }
     });
-    if !quiet {
-        eprintln!();
-    }
+    bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let mut results = results.into_inner().expect("no thread panicked");
     results.sort_by_key(|(i, _)| *i);

@@ -378,13 +378,15 @@ fn values_in_threads(
 /// group answers all its queues at once, and the fills of the fields its last layer
 /// reaches are remembered for every group. `None` when the queues do not have that length
 /// or share their prefixes too little (fewer than [`MIN_SHARED`] queues a prefix on
-/// average), where one search per queue is faster.
+/// average), where one search per queue is faster. After each group, `progress` is told
+/// how many queues are answered so far.
 pub(crate) fn clairvoyant_answers(
     known: &KnownSolver<'_>,
     orders: &mut OrderMemo,
     field: PcField,
     hold: bool,
     queues: &[Vec<Piece>],
+    progress: &mut dyn FnMut(usize),
 ) -> Option<Vec<bool>> {
     let needed = field.pieces_needed() as usize;
     let length = needed + hold as usize;
@@ -412,6 +414,7 @@ pub(crate) fn clairvoyant_answers(
         return None;
     }
     let mut answers = vec![false; queues.len()];
+    let mut answered = 0;
     // What the searches for the last set of continuations found, for the next group
     // with the same set.
     let mut shared: Option<(Vec<usize>, Vec<WinsMemo>)> = None;
@@ -455,6 +458,8 @@ pub(crate) fn clairvoyant_answers(
             }
             shared = Some((chunk.to_vec(), search.wins));
         }
+        answered += members.len();
+        progress(answered);
     }
     Some(answers)
 }

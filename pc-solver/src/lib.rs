@@ -24,7 +24,7 @@ pub use adaptive::{BestMove, RankedMove, Recommendation, Solver};
 pub use error::SolverError;
 pub use field::PcField;
 pub use pc_srs::{Orientation, Piece};
-pub use percent::{PercentResult, TreeNode, percent};
+pub use percent::{PercentResult, TreeNode, percent, percent_with_progress};
 pub use player::{DecisionKind, PcPlayer, PlayerStats};
 pub use position::Position;
 pub use problem::PcProblem;

@@ -122,12 +122,13 @@ impl<'p> Checker<'p> {
 /// Below this many sequences a search per sequence is not split between threads.
 const PARALLEL_MIN_SEQUENCES: usize = 32;
 
-/// Whether each queue can clear the problem's field, in order. When the queues are
-/// searched one by one (not by a shared automaton) and `threads` > 1, `threads` workers,
-/// each with its own memo, take runs of consecutive queues (which share most states).
 /// Every queue's answer by the layered search ([`clairvoyant_answers`]), or `None` where
-/// it does not take the queues.
-fn layered_answers(problem: &PcProblem, queues: &[Vec<Piece>]) -> Option<Vec<bool>> {
+/// it does not take the queues. `progress` is told how many queues are answered so far.
+fn layered_answers(
+    problem: &PcProblem,
+    queues: &[Vec<Piece>],
+    progress: &mut dyn FnMut(usize),
+) -> Option<Vec<bool>> {
     let rules = problem.rules();
     let mut memo = KnownMemo::default();
     let goal = Goal {
@@ -135,31 +136,60 @@ fn layered_answers(problem: &PcProblem, queues: &[Vec<Piece>]) -> Option<Vec<boo
     };
     let known = KnownSolver::new(rules.generator(), rules.hold, goal, &mut memo);
     let mut orders = OrderMemo::default();
-    clairvoyant_answers(&known, &mut orders, *problem.field(), rules.hold, queues)
+    clairvoyant_answers(
+        &known,
+        &mut orders,
+        *problem.field(),
+        rules.hold,
+        queues,
+        progress,
+    )
 }
 
-fn check_all(problem: &PcProblem, queues: &[Vec<Piece>], threads: usize) -> Vec<bool> {
+/// Whether each queue can clear the problem's field, in order. When the queues are
+/// searched one by one (not by a shared automaton) and `threads` > 1, `threads` workers,
+/// each with its own memo, take runs of consecutive queues (which share most states).
+/// `progress` is told, on the calling thread, how many queues are answered so far.
+fn check_all(
+    problem: &PcProblem,
+    queues: &[Vec<Piece>],
+    threads: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Vec<bool> {
     if problem.pieces_needed() > AUTOMATON_MAX_PIECES {
         // Fields needing many pieces: one layered search per known prefix answers every
         // queue that shares it.
-        if let Some(answers) = layered_answers(problem, queues) {
+        if let Some(answers) = layered_answers(problem, queues, progress) {
             return answers;
         }
     }
     let mut checker = Checker::new(problem, queues.len());
     let searching = matches!(checker, Checker::Search(_));
     if threads <= 1 || !searching || queues.len() < PARALLEL_MIN_SEQUENCES {
-        return queues.iter().map(|q| checker.check(q)).collect();
+        return queues
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                let ok = checker.check(q);
+                progress(i + 1);
+                ok
+            })
+            .collect();
     }
     // Runs of consecutive queues handed out one at a time, so that a thread that meets
     // easy queues takes more of them.
     let run = queues.len().div_ceil(threads * 16);
     let runs: Vec<&[Vec<Piece>]> = queues.chunks(run).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let (next, runs) = (&next, &runs);
+    // Each worker sends the size of every run it finishes; the calling thread adds them
+    // up for `progress` until every worker has dropped its sender.
+    let (finished, counts) = std::sync::mpsc::channel::<usize>();
     let mut done: Vec<(usize, Vec<bool>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
-                scope.spawn(|| {
+                let finished = finished.clone();
+                scope.spawn(move || {
                     let mut searcher = Searcher::new(problem);
                     let mut mine = Vec::new();
                     loop {
@@ -167,11 +197,19 @@ fn check_all(problem: &PcProblem, queues: &[Vec<Piece>], threads: usize) -> Vec<
                         let Some(part) = runs.get(i) else { break };
                         let answers = part.iter().map(|q| searcher.has_solution(None, q));
                         mine.push((i, answers.collect::<Vec<bool>>()));
+                        // The receiver lives until every sender is gone.
+                        let _ = finished.send(part.len());
                     }
                     mine
                 })
             })
             .collect();
+        drop(finished);
+        let mut answered = 0;
+        for count in counts {
+            answered += count;
+            progress(answered);
+        }
         workers
             .into_iter()
             .flat_map(|w| w.join().expect("a percent worker does not panic"))
@@ -193,6 +231,35 @@ fn check_all(problem: &PcProblem, queues: &[Vec<Piece>], threads: usize) -> Vec<
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn percent(problem: &PcProblem, patterns: &PatternSet) -> Result<PercentResult, SolverError> {
+    percent_with_progress(problem, patterns, &mut |_, _| {})
+}
+
+/// [`percent`], telling `progress(done, total)` how far it is: `total` is the number of
+/// sequences to answer (after truncation and de-duplication) and `done` how many are
+/// answered. It is called on the calling thread, first with `(0, total)` once the pattern
+/// is expanded, then as answers come in (per sequence, per run of sequences or per group
+/// of sequences sharing their first pieces, whichever way the sequences are answered;
+/// `done` never decreases), and last with `(total, total)`. Expanding a large pattern
+/// comes before the first call. For a progress bar; the result is [`percent`]'s.
+///
+/// ```
+/// use pc_solver::{PcProblem, Rules, percent_with_progress};
+///
+/// let grace = PcProblem::new("######..../######..../######..../######....".parse()?, 4, Rules::default())?;
+/// let mut calls = Vec::new();
+/// let result = percent_with_progress(&grace, &"T,*p4".parse()?, &mut |done, total| {
+///     calls.push((done, total))
+/// })?;
+/// assert_eq!((result.success, result.total), (744, 840));
+/// assert_eq!(calls.first(), Some(&(0, 840)));
+/// assert_eq!(calls.last(), Some(&(840, 840)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn percent_with_progress(
+    problem: &PcProblem,
+    patterns: &PatternSet,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<PercentResult, SolverError> {
     let needed = problem.pieces_needed();
     let hold = problem.rules().hold;
     let sequences = searching_sequences(patterns, needed as usize, hold).map_err(|e| {
@@ -202,7 +269,12 @@ pub fn percent(problem: &PcProblem, patterns: &PatternSet) -> Result<PercentResu
         }
     })?;
     let queues: Vec<Vec<Piece>> = sequences.iter().map(|seq| seq.iter().collect()).collect();
-    let results = check_all(problem, &queues, crate::default_threads());
+    let total = queues.len() as u64;
+    progress(0, total);
+    let results = check_all(problem, &queues, crate::default_threads(), &mut |done| {
+        progress(done as u64, total)
+    });
+    progress(total, total);
     let success = results.iter().filter(|&&ok| ok).count() as u64;
     let out: Vec<(Vec<Piece>, bool)> = queues.into_iter().zip(results).collect();
     Ok(PercentResult {
@@ -238,8 +310,9 @@ mod tests {
                 .iter()
                 .map(|seq| seq.iter().collect())
                 .collect();
-            let layered = layered_answers(&problem, &queues).expect("the layered search answers");
-            assert_eq!(layered, check_all(&problem, &queues, 1));
+            let layered = layered_answers(&problem, &queues, &mut |_| {})
+                .expect("the layered search answers");
+            assert_eq!(layered, check_all(&problem, &queues, 1, &mut |_| {}));
             let mut searcher = Searcher::new(&problem);
             let one_by_one: Vec<bool> = queues
                 .iter()
@@ -273,9 +346,52 @@ mod tests {
             .map(|seq| seq.iter().collect())
             .collect();
         assert!(queues.len() >= PARALLEL_MIN_SEQUENCES);
-        let one = check_all(&pco, &queues, 1);
-        let three = check_all(&pco, &queues, 3);
+        let one = check_all(&pco, &queues, 1, &mut |_| {});
+        let three = check_all(&pco, &queues, 3, &mut |_| {});
         assert_eq!(one, three);
         assert!(one.contains(&true) && one.contains(&false));
+    }
+
+    /// Every way of answering tells its progress in order, up to every queue: one search
+    /// per queue, threads, the automaton and the layered search.
+    #[test]
+    fn progress_counts_up_to_every_queue() {
+        let pco = PcProblem::new(
+            "##.....###/###....###/####...###/###....###"
+                .parse()
+                .unwrap(),
+            4,
+            Rules::default(),
+        )
+        .unwrap();
+        let queues = |pattern: &str, pieces: usize| -> Vec<Vec<Piece>> {
+            searching_sequences(&pattern.parse().unwrap(), pieces, true)
+                .unwrap()
+                .iter()
+                .map(|seq| seq.iter().collect())
+                .collect()
+        };
+        let few = queues("I,*p4", 4)[..AUTOMATON_MIN_SEQUENCES - 1].to_vec();
+        let many = queues("I,*p4", 4);
+        let layered_field = PcProblem::new(
+            "##......../##......../##......../##........"
+                .parse()
+                .unwrap(),
+            4,
+            Rules::default(),
+        )
+        .unwrap();
+        let layered = queues("S,Z,O,S,Z,*p4", 8);
+        for (problem, queues, threads) in [
+            (&pco, &few, 1),
+            (&pco, &few, 3),
+            (&pco, &many, 1),
+            (&layered_field, &layered, 1),
+        ] {
+            let mut seen = Vec::new();
+            check_all(problem, queues, threads, &mut |done| seen.push(done));
+            assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+            assert_eq!(seen.last(), Some(&queues.len()));
+        }
     }
 }
