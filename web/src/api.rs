@@ -1,0 +1,512 @@
+//! The JSON requests the page sends and the answers it reads: [`handle`] is the whole
+//! interface, the same natively (tests) and in the browser (`pc_call` in [`crate::ffi`]).
+//!
+//! Every answer is an object with `"ok"`: `true` with the op's fields, or `false` with
+//! `"error"` (the message to show) and `"input"` (the input it is about: `field`,
+//! `clear_line`, `hold`, `queue`, `bag`, `kicks`, `link`, `position` or `request`).
+
+use crate::form::{Form, FormError, Setup, field_from_fumen};
+use pc_bag::Ratio;
+use pc_solver::fumen::Fumen;
+use pc_solver::{Position, RankedMove, Recommendation, Rules, Solver};
+use pc_srs::Placement;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+
+/// The solver's table budget, as the `recommend` example's default.
+const MEMORY_LIMIT: usize = 512 << 20;
+
+/// Where the share link of a line points: a fumen viewer.
+const FUMEN_VIEWER: &str = "https://harddrop.com/fumen/?";
+
+/// A request: `{"op": "query" | "fumen" | "check" | "solve", ...}`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    /// `{"op":"query","query":"field=…&hold=O"}`: reads a link's query (everything after
+    /// the `?`, fragment included). Answer: `{"ok":true,"form":Form,"solve":bool}`, `solve`
+    /// when the link gives a queue (the page then solves at once).
+    Query {
+        /// The query text.
+        query: String,
+    },
+    /// `{"op":"fumen","fumen":"v115@…"}`: the first page's field. Answer:
+    /// `{"ok":true,"field":"rows","height":n}`.
+    Fumen {
+        /// The fumen (alone or inside a URL).
+        fumen: String,
+    },
+    /// `{"op":"check","form":Form}`: checks a position without solving it. Answer:
+    /// `{"ok":true,"form":Form,"query":"…","fumen":"v115@…"}` (the form as read back, the
+    /// query of its share link, the field as a fumen).
+    Check {
+        /// The position.
+        form: Form,
+    },
+    /// `{"op":"solve","form":Form}`: ranks every move, as `Solver::recommend`. Answer: the
+    /// fields of `check` and [`Solved`]'s.
+    Solve {
+        /// The position.
+        form: Form,
+    },
+}
+
+/// An exact chance: `{"fraction":"119/120","numer":119,"denom":120,"percent":99.16…}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Chance {
+    /// `numer/denom` in lowest terms (`0/1`, `1/1`).
+    pub fraction: String,
+    /// The numerator.
+    pub numer: u64,
+    /// The denominator.
+    pub denom: u64,
+    /// The chance in percent.
+    pub percent: f64,
+}
+
+impl From<Ratio> for Chance {
+    fn from(r: Ratio) -> Self {
+        Chance {
+            fraction: r.to_string(),
+            numer: r.numer(),
+            denom: r.denom(),
+            percent: r.to_f64() * 100.0,
+        }
+    }
+}
+
+/// A piece where it locks: `{"piece":"T","orientation":"right","centre":[x,y],"cells":[[x,y],…]}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Locked {
+    /// The piece letter.
+    pub piece: String,
+    /// `spawn`, `right`, `reverse` or `left`.
+    pub orientation: String,
+    /// The rotation centre (the coordinates of guideline games, fumen and sfinder).
+    pub centre: [i32; 2],
+    /// The four cells `[x, y]`, `x` from the left, `y` from the bottom.
+    pub cells: Vec<[u8; 2]>,
+}
+
+impl From<&Placement> for Locked {
+    fn from(p: &Placement) -> Self {
+        let centre = p.centre();
+        Locked {
+            piece: p.piece().to_string(),
+            orientation: p.orientation().to_string(),
+            centre: [centre.x, centre.y],
+            cells: p.cells().iter().map(|&(x, y)| [x, y]).collect(),
+        }
+    }
+}
+
+/// One ranked move.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Move {
+    /// Whether hold is pressed first.
+    pub hold: bool,
+    /// Where the piece locks.
+    #[serde(flatten)]
+    pub placement: Locked,
+    /// The exact chance of a PC after this move with best play.
+    pub chance: Chance,
+    /// The keys (`L`, `R`, `cw`, `ccw`, `180`, `d`, `sd`, `hd`), space-separated.
+    pub keys: Option<String>,
+    /// The piece the move can leave in hold for the next PC, once every piece of this PC is
+    /// in view (see `RankedMove::carry`).
+    pub carry: Option<String>,
+}
+
+impl From<&RankedMove> for Move {
+    fn from(m: &RankedMove) -> Self {
+        Move {
+            hold: m.hold,
+            placement: Locked::from(&m.placement),
+            chance: m.chance.into(),
+            keys: m.path.as_ref().map(ToString::to_string),
+            carry: m.carry.map(|p| p.to_string()),
+        }
+    }
+}
+
+/// One page of the best line: the field before the piece locks, and the piece.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LinePage {
+    /// The rows below the clear line, top first: `.` empty, `X` the position's own blocks,
+    /// a piece letter for the pieces locked earlier in the line.
+    pub rows: Vec<String>,
+    /// The piece this page locks (in the coordinates of this page's field), or `None` on
+    /// the last page, the cleared field.
+    pub piece: Option<Locked>,
+}
+
+/// The best line: a PC that starts with the best move, for one way the bag can go.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Line {
+    /// The line as a fumen, one page per placement.
+    pub fumen: String,
+    /// A fumen viewer's link to it.
+    pub url: String,
+    /// The pages to step through, and the cleared field at the end.
+    pub pages: Vec<LinePage>,
+}
+
+/// What a solve answers besides the checked form.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Solved {
+    /// The chance of a PC with best play.
+    pub chance: Chance,
+    /// With the hold slot empty: the chance of pressing hold first and choosing the
+    /// placement once the next piece shows (`Recommendation::hold_first`).
+    pub hold_first: Option<Chance>,
+    /// Every legal move, best first (the order of `Solver::recommend`).
+    pub moves: Vec<Move>,
+    /// The best line, or `None` when the chance is 0.
+    pub line: Option<Line>,
+}
+
+#[derive(Serialize)]
+struct Answer<T: Serialize> {
+    ok: bool,
+    #[serde(flatten)]
+    body: T,
+}
+
+#[derive(Serialize)]
+struct Failure<'a> {
+    ok: bool,
+    error: String,
+    input: &'a str,
+}
+
+#[derive(Serialize)]
+struct Checked {
+    form: Form,
+    query: String,
+    fumen: String,
+}
+
+thread_local! {
+    /// The last solver, kept for the next solve with the same rules, preview length and
+    /// 2-line setting (what it learned carries over, as within a game).
+    static SOLVER: RefCell<Option<(Rules, usize, bool, Solver)>> = const { RefCell::new(None) };
+}
+
+/// Answers one JSON request with one JSON answer (never panics on bad input).
+pub fn handle(request: &str) -> String {
+    let request: Request = match serde_json::from_str(request) {
+        Ok(request) => request,
+        Err(e) => return failure(&format!("bad request: {e}"), "request"),
+    };
+    let answer = match request {
+        Request::Query { query } => Form::from_query(&query).map(|form| {
+            let solve = !form.queue.trim().is_empty();
+            answer(serde_json::json!({ "form": form, "solve": solve }))
+        }),
+        Request::Fumen { fumen } => field_from_fumen(&fumen).map(|field| {
+            let height = field.split('/').count();
+            answer(serde_json::json!({ "field": field, "height": height }))
+        }),
+        Request::Check { form } => form.setup().map(|setup| answer(checked(&setup))),
+        Request::Solve { form } => form.setup().and_then(|setup| {
+            let solved = solve(&setup)?;
+            let mut body = serde_json::to_value(checked(&setup)).expect("plain data");
+            let solved = serde_json::to_value(solved).expect("plain data");
+            if let (Some(body), Some(solved)) = (body.as_object_mut(), solved.as_object()) {
+                body.extend(solved.clone());
+            }
+            Ok(answer(body))
+        }),
+    };
+    answer.unwrap_or_else(|e| failure(&e.to_string(), e.input()))
+}
+
+/// Ranks every move of a checked position, as `Solver::recommend` does, with a solver kept
+/// from the last call when its settings match.
+pub fn solve(setup: &Setup) -> Result<Solved, FormError> {
+    let preview = setup.position.preview.len();
+    let recommendation = SOLVER.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        let reusable = matches!(&*cell, Some((rules, p, two, _))
+            if *rules == setup.rules && *p == preview && *two == setup.two_line);
+        if !reusable {
+            // Drop the old solver's tables before the new one fills its own.
+            *cell = None;
+            let solver = Solver::new(setup.rules.clone())
+                .with_preview(preview)?
+                .with_two_line(setup.two_line)
+                .with_memory_limit(MEMORY_LIMIT);
+            *cell = Some((setup.rules.clone(), preview, setup.two_line, solver));
+        }
+        let (_, _, _, solver) = cell.as_mut().expect("set above");
+        solver.recommend(&setup.position)
+    })?;
+    Ok(solved(&setup.position, &recommendation))
+}
+
+/// The answer of a recommendation.
+pub fn solved(position: &Position, recommendation: &Recommendation) -> Solved {
+    let line = (!recommendation.line.is_empty()).then(|| {
+        let fumen = recommendation.line_fumen(position);
+        Line {
+            fumen: fumen.to_string(),
+            url: format!("{FUMEN_VIEWER}{fumen}"),
+            pages: pages(&fumen, position.clear_line),
+        }
+    });
+    Solved {
+        chance: recommendation.chance.into(),
+        hold_first: recommendation.hold_first.map(Chance::from),
+        moves: recommendation.moves.iter().map(Move::from).collect(),
+        line,
+    }
+}
+
+/// The pages of a line's fumen as rows below the clear line, and the cleared field after
+/// the last one.
+fn pages(fumen: &Fumen, clear_line: u32) -> Vec<LinePage> {
+    let rows = |field: &pc_solver::fumen::ColoredField| -> Vec<String> {
+        (0..clear_line)
+            .rev()
+            .map(|y| (0..10).map(|x| field.cell(x, y).to_char()).collect())
+            .collect()
+    };
+    let mut pages: Vec<LinePage> = fumen
+        .pages
+        .iter()
+        .map(|page| LinePage {
+            rows: rows(page.field()),
+            piece: page.piece().as_ref().map(Locked::from),
+        })
+        .collect();
+    if let Some(last) = fumen.pages.last() {
+        pages.push(LinePage {
+            rows: rows(&last.next_field()),
+            piece: None,
+        });
+    }
+    pages
+}
+
+fn checked(setup: &Setup) -> Checked {
+    Checked {
+        form: setup.form.clone(),
+        query: setup.form.to_query(),
+        fumen: Fumen::from_placements(&setup.position.field, &[]).to_string(),
+    }
+}
+
+fn answer<T: Serialize>(body: T) -> String {
+    serde_json::to_string(&Answer { ok: true, body }).expect("plain data serialises")
+}
+
+fn failure(error: &str, input: &str) -> String {
+    serde_json::to_string(&Failure {
+        ok: false,
+        error: error.to_string(),
+        input,
+    })
+    .expect("plain data serialises")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn call(request: Value) -> Value {
+        serde_json::from_str(&handle(&request.to_string())).unwrap()
+    }
+
+    /// A value as it reads back from the JSON text (floats parse as the answer's do).
+    fn json<T: Serialize>(value: &T) -> Value {
+        serde_json::from_str(&serde_json::to_string(value).unwrap()).unwrap()
+    }
+
+    fn form(field: &str, hold: &str, queue: &str, bag: &str) -> Value {
+        serde_json::json!({ "field": field, "hold": hold, "queue": queue, "bag": bag })
+    }
+
+    /// The ranking of `Solver::recommend` as the `recommend` example computes it, in the
+    /// answer's form.
+    fn native(form: &Value) -> (Chance, Vec<Move>) {
+        let form: Form = serde_json::from_value(form.clone()).unwrap();
+        let setup = form.setup().unwrap();
+        let mut solver = Solver::new(setup.rules.clone())
+            .with_preview(setup.position.preview.len())
+            .unwrap()
+            .with_two_line(setup.two_line);
+        let r = solver.recommend(&setup.position).unwrap();
+        (r.chance.into(), r.moves.iter().map(Move::from).collect())
+    }
+
+    #[test]
+    fn the_issue_position_is_119_of_120_as_recommend_says() {
+        let form = form("####......", "O", "TSZLJI", "OTSZLJ");
+        let answer = call(serde_json::json!({ "op": "solve", "form": form }));
+        assert_eq!(answer["ok"], true, "{answer}");
+        assert_eq!(answer["chance"]["fraction"], "119/120");
+        assert_eq!(
+            answer["query"],
+            "field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=JLOSTZ&kicks=srs"
+        );
+        let (chance, moves) = native(&form);
+        assert_eq!(answer["chance"], json(&chance));
+        assert_eq!(answer["moves"], json(&moves));
+        assert!(moves.len() > 10);
+        let best = &answer["moves"][0];
+        assert_eq!(best["chance"]["fraction"], "119/120");
+        // The line starts with the best move and ends on the cleared field.
+        let pages = answer["line"]["pages"].as_array().unwrap();
+        assert_eq!(pages.len(), 9 + 1);
+        assert_eq!(pages[0]["piece"]["cells"], best["cells"]);
+        assert_eq!(pages[0]["rows"][3], "XXXX......");
+        assert_eq!(pages[9]["piece"], Value::Null);
+        assert!(
+            pages[9]["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|r| r == "..........")
+        );
+        assert!(
+            answer["line"]["url"]
+                .as_str()
+                .unwrap()
+                .ends_with(answer["line"]["fumen"].as_str().unwrap())
+        );
+    }
+
+    #[test]
+    fn a_reused_solver_answers_the_same() {
+        let pco = form(
+            "##.....###/###....###/####...###/###....###",
+            "I",
+            "TLOSJZ",
+            "",
+        );
+        let first = call(serde_json::json!({ "op": "solve", "form": pco }));
+        assert_eq!(first["chance"]["fraction"], "1/1");
+        assert_eq!(first["moves"], json(&native(&pco).1));
+        let other = form(
+            "##.....###/###....###/####...###/###....###",
+            "I",
+            "TLOSZJ",
+            "",
+        );
+        call(serde_json::json!({ "op": "solve", "form": other }));
+        let again = call(serde_json::json!({ "op": "solve", "form": pco }));
+        assert_eq!(again, first);
+        // Another kick table gets its own solver.
+        let mut plus = pco.clone();
+        plus["kicks"] = "srs+".into();
+        let answer = call(serde_json::json!({ "op": "solve", "form": plus }));
+        assert_eq!(answer["form"]["kicks"], "srs+");
+        assert_eq!(answer["moves"], json(&native(&plus).1));
+    }
+
+    #[test]
+    fn moves_in_json() {
+        let pco = form(
+            "##.....###/###....###/####...###/###....###",
+            "I",
+            "TLOSJZ",
+            "",
+        );
+        let answer = call(serde_json::json!({ "op": "solve", "form": pco }));
+        let m = &answer["moves"][0];
+        for key in [
+            "hold",
+            "piece",
+            "orientation",
+            "centre",
+            "cells",
+            "chance",
+            "keys",
+            "carry",
+        ] {
+            assert!(m.get(key).is_some(), "{key} missing from {m}");
+        }
+        assert_eq!(m["cells"].as_array().unwrap().len(), 4);
+        assert!(m["keys"].as_str().unwrap().ends_with("hd"));
+        assert_eq!(answer["hold_first"], Value::Null);
+        assert_eq!(answer["line"]["pages"].as_array().unwrap().len(), 5);
+    }
+
+    #[test]
+    fn no_chance_no_line() {
+        // A 2×2 hole, an S and a Z in hold: nothing fits.
+        let form = serde_json::json!({
+            "field": "####..####/####..####", "clear_line": 2, "hold": "Z", "queue": "S",
+        });
+        let answer = call(serde_json::json!({ "op": "solve", "form": form }));
+        assert_eq!(answer["ok"], true, "{answer}");
+        assert_eq!(answer["chance"]["fraction"], "0/1");
+        assert_eq!(answer["line"], Value::Null);
+    }
+
+    #[test]
+    fn queries_fumens_and_checks() {
+        let answer = call(serde_json::json!({
+            "op": "query", "query": "field=####......&hold=O&queue=TSZLJI&bag=OTSZLJ&kicks=srs",
+        }));
+        assert_eq!(answer["ok"], true);
+        assert_eq!(answer["solve"], true);
+        assert_eq!(answer["form"]["field"], "####......");
+        assert_eq!(answer["form"]["clear_line"], 4);
+        let answer = call(serde_json::json!({ "op": "query", "query": "" }));
+        assert_eq!(answer["solve"], false);
+
+        let answer =
+            call(serde_json::json!({ "op": "fumen", "fumen": "v115@9gF8DeF8DeF8DeF8NeAgH" }));
+        assert_eq!(
+            answer["field"],
+            "######..../######..../######..../######...."
+        );
+        assert_eq!(answer["height"], 4);
+
+        let answer =
+            call(serde_json::json!({ "op": "check", "form": form("########..", "", "T", "") }));
+        assert_eq!(answer["ok"], true, "{answer}");
+        assert!(answer["fumen"].as_str().unwrap().starts_with("v115@"));
+        assert_eq!(
+            answer["query"],
+            "field=%23%23%23%23%23%23%23%23..&queue=T&kicks=srs"
+        );
+    }
+
+    #[test]
+    fn errors_are_answers() {
+        let cases = [
+            ("not json", "request", "bad request"),
+            (r#"{"op":"dance"}"#, "request", "bad request"),
+            (
+                r#"{"op":"fumen","fumen":"v115@vh!"}"#,
+                "field",
+                "fumen: invalid character '!'",
+            ),
+            (
+                r#"{"op":"query","query":"clear=x"}"#,
+                "link",
+                "is not a number",
+            ),
+            (
+                r#"{"op":"solve","form":{"field":"","queue":"TSZLJI","bag":"ISZLJO"}}"#,
+                "bag",
+                "contradicts the bag state",
+            ),
+            (
+                r##"{"op":"check","form":{"field":"#.........","queue":"T"}}"##,
+                "field",
+                "not a multiple of 4",
+            ),
+        ];
+        for (request, input, message) in cases {
+            let answer: Value = serde_json::from_str(&handle(request)).unwrap();
+            assert_eq!(answer["ok"], false, "{request}");
+            assert_eq!(answer["input"], input, "{request}: {answer}");
+            let error = answer["error"].as_str().unwrap();
+            assert!(error.contains(message), "{request}: {error}");
+        }
+    }
+}
