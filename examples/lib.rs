@@ -65,14 +65,17 @@ pub fn fail(message: impl std::fmt::Display) -> ! {
     std::process::exit(2)
 }
 
-/// A kick table by name (`srs`, `srs+`, `none`) or from a `.properties` file.
+/// A built-in kick table by name (`srs`, `srs+`, `none`, `jstris180`, `nullpomino180`;
+/// `srsplus` and `nokicks` as before) or from a `.properties` file.
 pub fn kicks(name: &str) -> Result<KickTable, String> {
-    match name {
-        "srs" => Ok(KickTable::srs()),
-        "srs+" | "srsplus" => Ok(KickTable::srs_plus()),
-        "none" | "nokicks" => Ok(KickTable::none()),
-        path => KickTable::from_properties_file(path).map_err(|e| e.to_string()),
-    }
+    let name = match name {
+        "srsplus" => "srs+",
+        "nokicks" => "none",
+        name => name,
+    };
+    KickTable::by_name(name).or_else(|unknown| {
+        KickTable::from_properties_file(name).map_err(|e| format!("{unknown}; {e}"))
+    })
 }
 
 /// Rules from `-K/--kicks`, `-d/--drop` (`softdrop`, `harddrop`, `180`) and hold.
