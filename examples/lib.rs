@@ -49,34 +49,35 @@ impl FormatArg {
 /// A kick table and the name it was given by.
 #[derive(Clone, Debug)]
 pub struct Kicks {
-    /// `srs`, `srs+`, `none` or the path, as written.
+    /// The built-in table's name or the path, as written.
     pub name: String,
     /// The table.
     pub table: KickTable,
 }
 
-/// A kick table by name (`srs`, `srs+`, `none`; sfinder's `srsplus` and `nokicks` too) or
-/// from an sfinder `.properties` file.
+/// A built-in kick table by name (`srs`, `srs+`, `none`, `jstris180`, `nullpomino180`;
+/// sfinder's `srsplus` and `nokicks` too) or from an sfinder `.properties` file.
 pub fn parse_kicks(name: &str) -> Result<Kicks, String> {
-    let table = match name {
-        "srs" => KickTable::srs(),
-        "srs+" | "srsplus" => KickTable::srs_plus(),
-        "none" | "nokicks" => KickTable::none(),
-        path => KickTable::from_properties_file(path)
-            .map_err(|e| format!("not srs, srs+ or none: {e}"))?,
+    let builtin = match name {
+        "srsplus" => "srs+",
+        "nokicks" => "none",
+        name => name,
     };
+    let table = KickTable::by_name(builtin).or_else(|unknown| {
+        KickTable::from_properties_file(name).map_err(|e| format!("{unknown}; {e}"))
+    })?;
     Ok(Kicks {
         name: name.to_string(),
         table,
     })
 }
 
-/// `-K/--kicks srs|srs+|none|PATH`.
+/// `-K/--kicks NAME|PATH`.
 #[derive(Args, Clone, Debug)]
 pub struct KicksArg {
-    /// Kick table: srs, srs+ (TETR.IO, with 180 kicks), none, or the path of an sfinder
-    /// .properties file [default: srs]
-    #[arg(short = 'K', long = "kicks", value_name = "srs|srs+|none|PATH", value_parser = parse_kicks)]
+    /// Kick table: srs, srs+ (TETR.IO, with 180 kicks), none, jstris180, nullpomino180, or
+    /// the path of an sfinder .properties file [default: srs]
+    #[arg(short = 'K', long = "kicks", value_name = "NAME|PATH", value_parser = parse_kicks)]
     pub kicks: Option<Kicks>,
 }
 

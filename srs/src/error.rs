@@ -51,3 +51,13 @@ pub enum SrsError {
         y: i32,
     },
 }
+
+/// A kick table name that is not built in ([`KickTable::by_name`](crate::KickTable::by_name)).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown kick table {name:?} (built in: {})", known.join(", "))]
+pub struct UnknownKickTable {
+    /// The name given.
+    pub name: String,
+    /// The names that are built in ([`KickTable::BUILTIN_NAMES`](crate::KickTable::BUILTIN_NAMES)).
+    pub known: &'static [&'static str],
+}

@@ -12,7 +12,7 @@ mod piece;
 mod placement;
 pub mod shape;
 
-pub use error::{ParsePieceError, SrsError};
+pub use error::{ParsePieceError, SrsError, UnknownKickTable};
 pub use kicks::{Kick, KickFileError, KickList, KickTable, MAX_KICKS};
 pub use movegen::{DropMode, Entry, MoveGenerator, MoveSet, drops_straight};
 pub use path::{Input, Path, Turn, guideline_spawn, pc_spawn};

@@ -134,12 +134,22 @@ impl<W: Word> MoveSet<W> {
 pub struct MoveGenerator<'k> {
     kicks: &'k KickTable,
     drop: DropMode,
+    /// Bit `p` set: piece `p` turns in place under this table ([`turns_in_place`]).
+    in_place: u8,
 }
 
 impl<'k> MoveGenerator<'k> {
     /// A generator for a kick table and a drop mode.
     pub fn new(kicks: &'k KickTable, drop: DropMode) -> Self {
-        MoveGenerator { kicks, drop }
+        let in_place = Piece::ALL
+            .iter()
+            .filter(|&&p| turns_in_place(kicks, p))
+            .fold(0, |bits, &p| bits | 1 << p as u8);
+        MoveGenerator {
+            kicks,
+            drop,
+            in_place,
+        }
     }
 
     /// The kick table.
@@ -270,9 +280,20 @@ impl<'k> MoveGenerator<'k> {
         piece: Piece,
         entry: Entry,
     ) -> MoveSet<W> {
+        if let Entry::AboveClearLine(line) = entry {
+            if self.in_place & (1 << piece as u8) != 0 {
+                return self.in_place_placements(board, piece, line);
+            }
+        }
         let reach = self.reach(board, piece, entry);
         let mut sets = [[W::ZERO; WIDTH]; 4];
-        for o in Orientation::ALL {
+        let orientations: &[Orientation] = if self.in_place & (1 << piece as u8) != 0 {
+            // Only the spawn orientation is searched (see `reach`).
+            &[Orientation::Spawn]
+        } else {
+            &Orientation::ALL
+        };
+        for &o in orientations {
             let r = o as usize;
             let mut rest = [W::ZERO; WIDTH];
             let lock = match entry {
@@ -292,35 +313,79 @@ impl<'k> MoveGenerator<'k> {
         MoveSet { piece, sets }
     }
 
+    /// [`MoveGenerator::generate`] from above the clear line for a piece that turns in
+    /// place (O): one orientation, straight drops from the open space and, with soft drop,
+    /// slides; no turn adds anything, so no rotation search.
+    fn in_place_placements<W: Word>(
+        &self,
+        board: &Board<W>,
+        piece: Piece,
+        line: u32,
+    ) -> MoveSet<W> {
+        let o = Orientation::Spawn;
+        let free = free_in(&Walled::new(board), piece, o);
+        let (_, _, min_dy, max_dy) = shape::bounds(piece, o);
+        let open = (line as i32 - min_dy as i32).max(0) as u32;
+        let mut positions = drop_from_above(&free, open);
+        if self.drop == DropMode::Soft {
+            spread(&mut positions, &free, true, open, true);
+        }
+        let lock = W::low_mask((line as i32 - max_dy as i32).max(0) as u32);
+        let mut rest = [W::ZERO; WIDTH];
+        for x in 0..WIDTH {
+            rest[x] = positions[x] & !(free[x] << 1) & lock;
+        }
+        let mut sets = [[W::ZERO; WIDTH]; 4];
+        let (co, (dx, dy)) = shape::canonical(piece, o);
+        merge_shifted(&mut sets[co as usize], &rest, dx as i32, dy as i32);
+        MoveSet { piece, sets }
+    }
+
     /// All positions (resting or not) the piece can reach.
     pub(crate) fn reach<W: Word>(&self, board: &Board<W>, piece: Piece, entry: Entry) -> Reach<W> {
-        let in_place = self.turns_in_place(piece);
-        let free: [Columns<W>; 4] = Orientation::ALL.map(|o| {
-            if in_place && o != Orientation::Spawn {
-                [W::ZERO; WIDTH]
-            } else {
-                free_positions(board, piece, o)
-            }
-        });
-        let mut positions = [[W::ZERO; WIDTH]; 4];
+        let in_place = self.in_place & (1 << piece as u8) != 0;
+        let orientations: &[Orientation] = if in_place {
+            // O turns in place: one orientation holds every placement, turning adds none.
+            &[Orientation::Spawn]
+        } else {
+            &Orientation::ALL
+        };
+        // Built in place and returned as it is.
+        let mut reach = Reach {
+            positions: [[W::ZERO; WIDTH]; 4],
+            free: [[W::ZERO; WIDTH]; 4],
+        };
+        let Reach { positions, free } = &mut reach;
+        let walled = Walled::new(board);
+        for &o in orientations {
+            free[o as usize] = free_in(&walled, piece, o);
+        }
+        let soft = self.drop == DropMode::Soft;
+        // Per orientation, the lowest centre row whose cells are all at or above the clear
+        // line (perfect-clear entry): every free position from there up is known at once.
+        let mut open_from: Option<[u32; 4]> = None;
+        // How far down a newly reached position may fall: with the perfect-clear entry every
+        // new one is below the open space.
+        let mut fall = W::BITS;
         match entry {
             Entry::AboveClearLine(line) => {
-                for o in Orientation::ALL {
+                let mut rows = [0; 4];
+                for &o in orientations {
                     let (_, _, min_dy, _) = shape::bounds(piece, o);
-                    // Centres whose lowest cell is at or above the line: the open space.
-                    let above = !W::low_mask((line as i32 - min_dy as i32).max(0) as u32);
-                    for x in 0..WIDTH {
-                        positions[o as usize][x] = free[o as usize][x] & above;
-                    }
+                    // The open space, and a straight drop from it.
+                    let open = (line as i32 - min_dy as i32).max(0) as u32;
+                    rows[o as usize] = open;
+                    positions[o as usize] = drop_from_above(&free[o as usize], open);
                 }
-                if self.drop == DropMode::Hard {
-                    // Turned and shifted high above the field, then dropped straight down.
-                    for r in 0..4 {
-                        for x in 0..WIDTH {
-                            positions[r][x] = fill_down(positions[r][x], free[r][x]);
-                        }
+                open_from = Some(rows);
+                fall = rows.into_iter().max().unwrap_or(0);
+                if !soft || in_place {
+                    // Hard drop: turned and shifted high above the field, then dropped
+                    // straight down. A piece that turns in place only slides further.
+                    if soft {
+                        spread(&mut positions[0], &free[0], true, fall, true);
                     }
-                    return Reach { positions, free };
+                    return reach;
                 }
             }
             Entry::Spawn(pos) => {
@@ -328,21 +393,18 @@ impl<'k> MoveGenerator<'k> {
                 positions[0][x] = W::bit(y) & free[0][x];
             }
         }
-        let soft = self.drop == DropMode::Soft;
-        let orientations: &[Orientation] = if in_place {
-            // O turns in place: one orientation holds every placement, turning adds none.
-            &[Orientation::Spawn]
-        } else {
-            &Orientation::ALL
-        };
         let mut turned = [[W::ZERO; WIDTH]; 4];
         let mut dirty = [true; 4];
+        // The perfect-clear entry starts from positions that have fallen already.
+        let mut fallen = open_from.is_some();
         while dirty.iter().any(|&d| d) {
             for &o in orientations {
                 if dirty[o as usize] {
-                    spread(&mut positions[o as usize], &free[o as usize], soft);
+                    let r = o as usize;
+                    spread(&mut positions[r], &free[r], soft, fall, fallen);
                 }
             }
+            fallen = false;
             let todo = dirty;
             dirty = [false; 4];
             for &o in orientations {
@@ -357,20 +419,28 @@ impl<'k> MoveGenerator<'k> {
                     turned[r][x] |= fresh[x];
                     any |= fresh[x];
                 }
-                if any == W::ZERO || orientations.len() == 1 {
+                if any == W::ZERO || in_place {
                     continue;
                 }
                 for rotation in Rotation::ALL {
                     let to = o.rotate(rotation);
                     let kicks = self.kicks.kicks(piece, o, to);
-                    if !kicks.is_empty()
-                        && turn(
-                            &fresh,
-                            kicks,
-                            &free[to as usize],
-                            &mut positions[to as usize],
-                        )
-                    {
+                    if kicks.is_empty() {
+                        continue;
+                    }
+                    // A position at or above row `open - lowest kick` turns into the open
+                    // space whatever offset it takes: nothing new.
+                    let band = open_from.map_or(W::ONES, |rows| {
+                        let low = kicks.iter().map(|k| i32::from(k.y)).min().unwrap_or(0);
+                        W::low_mask((rows[to as usize] as i32 - low).max(0) as u32)
+                    });
+                    if turn(
+                        &fresh,
+                        band,
+                        kicks,
+                        &free[to as usize],
+                        &mut positions[to as usize],
+                    ) {
                         dirty[to as usize] = true;
                     }
                 }
@@ -384,25 +454,25 @@ impl<'k> MoveGenerator<'k> {
                 }
             }
         }
-        Reach { positions, free }
+        reach
     }
 }
 
-impl MoveGenerator<'_> {
-    /// Whether every turn of `piece` keeps its cells where they are (O under SRS and
-    /// most tables): then one orientation is enough to find every placement.
-    fn turns_in_place(&self, piece: Piece) -> bool {
-        piece == Piece::O
-            && Orientation::ALL.iter().all(|&from| {
-                Orientation::ALL.iter().all(|&to| {
-                    let kicks = self.kicks.kicks(piece, from, to);
-                    let (_, (fx, fy)) = shape::canonical(piece, from);
-                    let (_, (tx, ty)) = shape::canonical(piece, to);
-                    // Turning in place: the first offset maps `from` onto the same cells.
-                    from == to || kicks.is_empty() || (kicks[0].x, kicks[0].y) == (fx - tx, fy - ty)
-                })
-            })
-    }
+/// Whether every turn of `piece` keeps its cells where they are (O under SRS and most
+/// tables): then one orientation is enough to find every placement.
+fn turns_in_place(kicks: &KickTable, piece: Piece) -> bool {
+    Orientation::ALL.iter().all(|&from| {
+        Orientation::ALL.iter().all(|&to| {
+            let list = kicks.kicks(piece, from, to);
+            let (fc, (fx, fy)) = shape::canonical(piece, from);
+            let (tc, (tx, ty)) = shape::canonical(piece, to);
+            // Turning in place: the first offset maps `from` onto the same cells (and then
+            // always fits).
+            from == to
+                || list.is_empty()
+                || (fc == tc && (list[0].x, list[0].y) == (fx - tx, fy - ty))
+        })
+    })
 }
 
 pub(crate) fn check_field<W: Word>(field: &Board<W>, clear_line: u32) -> Result<(), SrsError> {
@@ -469,41 +539,107 @@ pub(crate) fn free_positions<W: Word>(
     piece: Piece,
     o: Orientation,
 ) -> Columns<W> {
-    let cells = shape::cells(piece, o);
-    let (_, _, _, max_dy) = shape::bounds(piece, o);
-    let inside = W::low_mask(W::BITS - max_dy.max(0) as u32);
-    let mut out = [W::ZERO; WIDTH];
-    for (x, slot) in out.iter_mut().enumerate() {
-        let mut fits = inside;
-        for &(dx, dy) in &cells {
-            let cx = x as i32 + dx as i32;
-            if !(0..WIDTH as i32).contains(&cx) {
-                fits = W::ZERO;
-                break;
-            }
-            let col = board.column(cx as usize);
-            // Bit y of `blocked` is the cell (cx, y + dy); below the floor counts as blocked.
-            let blocked = if dy >= 0 {
-                col.shr_or_zero(dy as u32)
-            } else {
-                let d = (-dy) as u32;
-                col.shl_or_zero(d) | W::low_mask(d)
-            };
-            fits &= !blocked;
+    free_in(&Walled::new(board), piece, o)
+}
+
+/// Cells of a piece reach at most this many columns left or right of its centre.
+const REACH_X: usize = 2;
+
+const _: () = {
+    // Every window of a walled board stays inside it.
+    let mut p = 0;
+    while p < 7 {
+        let mut o = 0;
+        while o < 4 {
+            let (min_dx, max_dx, _, _) = shape::bounds(Piece::ALL[p], Orientation::ALL[o]);
+            assert!(-min_dx as usize <= REACH_X && max_dx as usize <= REACH_X);
+            o += 1;
         }
-        *slot = fits;
+        p += 1;
+    }
+};
+
+/// A board's columns with [`REACH_X`] filled columns on each side, so that the columns a
+/// cell covers are a fixed-length window whatever its offset.
+struct Walled<W: Word>([W; WIDTH + 2 * REACH_X]);
+
+impl<W: Word> Walled<W> {
+    fn new(board: &Board<W>) -> Self {
+        let mut cols = [W::ONES; WIDTH + 2 * REACH_X];
+        cols[REACH_X..REACH_X + WIDTH].copy_from_slice(board.columns());
+        Walled(cols)
+    }
+
+    /// The columns `x + dx` for `x` in `0..WIDTH`.
+    #[inline]
+    fn window(&self, dx: i8) -> &[W; WIDTH] {
+        let start = (REACH_X as isize + dx as isize) as usize;
+        self.0[start..start + WIDTH]
+            .try_into()
+            .expect("a window is WIDTH columns")
+    }
+}
+
+/// [`free_positions`] on a walled board.
+#[inline]
+fn free_in<W: Word>(board: &Walled<W>, piece: Piece, o: Orientation) -> Columns<W> {
+    let (_, _, _, max_dy) = shape::bounds(piece, o);
+    // Rows from which every cell stays below the top of the word. Outside the walls the
+    // filled columns block every row below that.
+    let mut out = [W::low_mask(W::BITS - max_dy.max(0) as u32); WIDTH];
+    for (dx, dy) in shape::cells(piece, o) {
+        let src = board.window(dx);
+        // Bit y of the blocked word is the cell (x + dx, y + dy); below the floor counts
+        // as blocked.
+        if dy >= 0 {
+            let up = dy as u32;
+            for x in 0..WIDTH {
+                out[x] &= !(src[x] >> up);
+            }
+        } else {
+            let down = (-dy) as u32;
+            let floor = W::low_mask(down);
+            for x in 0..WIDTH {
+                out[x] &= !((src[x] << down) | floor);
+            }
+        }
     }
     out
+}
+
+/// What a straight drop from every free position at or above row `open` reaches: those
+/// positions and the free runs below them.
+#[inline]
+fn drop_from_above<W: Word>(free: &Columns<W>, open: u32) -> Columns<W> {
+    let above = !W::low_mask(open);
+    let mut reached = free.map(|f| f & above);
+    let mut room = *free;
+    // A log-step fill, one step for all columns at a time: falls of up to `open` rows.
+    let mut step = 1;
+    while step <= open {
+        for x in 0..WIDTH {
+            reached[x] |= room[x] & (reached[x] >> step);
+            room[x] &= room[x] >> step;
+        }
+        step <<= 1;
+    }
+    reached
 }
 
 /// Every position below a seed that the piece can fall to without leaving `free`
 /// (a log-step occluded fill).
 #[inline]
 pub(crate) fn fill_down<W: Word>(seed: W, free: W) -> W {
+    fall_within(seed, free, W::BITS)
+}
+
+/// [`fill_down`] for seeds that fall fewer than `rows` rows (fewer steps).
+#[inline]
+fn fall_within<W: Word>(seed: W, free: W, rows: u32) -> W {
     let mut reached = seed & free;
     let mut open = free;
     let mut step = 1;
-    while step < W::BITS {
+    while step < rows {
         reached |= open & (reached >> step);
         open &= open >> step;
         step <<= 1;
@@ -511,13 +647,45 @@ pub(crate) fn fill_down<W: Word>(seed: W, free: W) -> W {
     reached
 }
 
-/// Grows a position set by left, right (and down when `soft`) moves inside `free`.
+/// Grows a position set by left, right (and down when `soft`) moves inside `free`. A new
+/// position falls fewer than `fall` rows; `fallen`: the set has fallen as far as it can.
 #[inline]
-fn spread<W: Word>(positions: &mut Columns<W>, free: &Columns<W>, soft: bool) {
-    if soft {
+fn spread<W: Word>(
+    positions: &mut Columns<W>,
+    free: &Columns<W>,
+    soft: bool,
+    fall: u32,
+    fallen: bool,
+) {
+    if soft && !fallen {
+        // One log step for all columns at a time.
+        let mut room = *free;
         for x in 0..WIDTH {
-            positions[x] = fill_down(positions[x], free[x]);
+            positions[x] &= free[x];
         }
+        let mut step = 1;
+        while step < fall {
+            for x in 0..WIDTH {
+                positions[x] |= room[x] & (positions[x] >> step);
+                room[x] &= room[x] >> step;
+            }
+            step <<= 1;
+        }
+    }
+    // Often nothing slides anywhere (every position is reached by a straight drop): one
+    // test of all columns at once instead of the sweeps.
+    let mut slides = W::ZERO;
+    for x in 0..WIDTH {
+        let left = if x > 0 { positions[x - 1] } else { W::ZERO };
+        let right = if x + 1 < WIDTH {
+            positions[x + 1]
+        } else {
+            W::ZERO
+        };
+        slides |= (left | right) & free[x] & !positions[x];
+    }
+    if slides == W::ZERO {
+        return;
     }
     loop {
         let mut changed = false;
@@ -526,7 +694,7 @@ fn spread<W: Word>(positions: &mut Columns<W>, free: &Columns<W>, soft: bool) {
             if new != W::ZERO {
                 let grown = positions[to] | new;
                 positions[to] = if soft {
-                    fill_down(grown, free[to])
+                    fall_within(grown, free[to], fall)
                 } else {
                     grown
                 };
@@ -545,41 +713,65 @@ fn spread<W: Word>(positions: &mut Columns<W>, free: &Columns<W>, soft: bool) {
     }
 }
 
-/// Turns every position of `from` with the kick list, trying each offset in order and
-/// stopping at the first that fits; adds the results to `to`. Returns whether `to` grew.
+/// Turns every position of `from` below `band` with the kick list, trying each offset
+/// in order and stopping at the first that fits; adds the results to `to`. Returns whether
+/// `to` grew.
 #[inline]
 fn turn<W: Word>(
     from: &Columns<W>,
+    band: W,
     kicks: &[Kick],
     free_to: &Columns<W>,
     to: &mut Columns<W>,
 ) -> bool {
-    let mut trying = *from;
-    let mut grew = false;
+    // Free positions not reached yet: the only ones a turn can add.
+    let mut unknown = W::ZERO;
+    for x in 0..WIDTH {
+        unknown |= free_to[x] & !to[x];
+    }
+    if unknown == W::ZERO {
+        return false;
+    }
+    let mut trying = from.map(|c| c & band);
+    let mut grew = W::ZERO;
     for kick in kicks {
-        let mut left = W::ZERO;
-        for x in 0..WIDTH {
-            let tx = x as i32 + kick.x as i32;
-            if trying[x] == W::ZERO || !(0..WIDTH as i32).contains(&tx) {
-                left |= trying[x];
-                continue;
-            }
-            let tx = tx as usize;
-            let moved = shift(trying[x], kick.y as i32);
-            let fits = moved & free_to[tx];
-            if fits & !to[tx] != W::ZERO {
-                to[tx] |= fits;
-                grew = true;
-            }
-            // Positions whose turn succeeded stop trying further offsets.
-            trying[x] &= !shift(fits, -(kick.y as i32));
-            left |= trying[x];
+        let (kx, ky) = (i32::from(kick.x), i32::from(kick.y));
+        if kx.unsigned_abs() as usize >= WIDTH || ky.unsigned_abs() >= W::BITS {
+            // Nothing fits this far away.
+            continue;
         }
-        if left == W::ZERO {
+        // Source columns whose target column is on the board.
+        let lo = (-kx).max(0) as usize;
+        let hi = (WIDTH as i32 - kx.max(0)) as usize;
+        let tlo = (lo as i32 + kx) as usize;
+        let (src, dst, free) = (
+            &mut trying[lo..hi],
+            &mut to[tlo..tlo + (hi - lo)],
+            &free_to[tlo..tlo + (hi - lo)],
+        );
+        if ky >= 0 {
+            let up = ky as u32;
+            for ((t, d), &f) in src.iter_mut().zip(dst.iter_mut()).zip(free) {
+                let fits = (*t << up) & f;
+                grew |= fits & !*d;
+                *d |= fits;
+                // Positions whose turn succeeded stop trying further offsets.
+                *t &= !(fits >> up);
+            }
+        } else {
+            let down = (-ky) as u32;
+            for ((t, d), &f) in src.iter_mut().zip(dst.iter_mut()).zip(free) {
+                let fits = (*t >> down) & f;
+                grew |= fits & !*d;
+                *d |= fits;
+                *t &= !(fits << down);
+            }
+        }
+        if trying.iter().fold(W::ZERO, |a, &t| a | t) == W::ZERO {
             break;
         }
     }
-    grew
+    grew != W::ZERO
 }
 
 #[inline]
@@ -594,6 +786,12 @@ pub(crate) fn shift<W: Word>(w: W, dy: i32) -> W {
 /// `dst[x + dx] |= src[x] shifted by dy`.
 #[inline]
 fn merge_shifted<W: Word>(dst: &mut Columns<W>, src: &Columns<W>, dx: i32, dy: i32) {
+    if (dx, dy) == (0, 0) {
+        for x in 0..WIDTH {
+            dst[x] |= src[x];
+        }
+        return;
+    }
     for x in 0..WIDTH {
         let tx = x as i32 + dx;
         if (0..WIDTH as i32).contains(&tx) {
@@ -626,6 +824,57 @@ mod tests {
             .collect();
         // I: 7 flat + 10 upright; J, L, T: 8 + 9 + 8 + 9; O: 9; S, Z: 8 + 9.
         assert_eq!(counts, vec![17, 34, 34, 9, 17, 34, 17]);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+        /// The in-place shortcut (O: one orientation, no rotation search) finds what the
+        /// full search over four orientations and every turn finds.
+        #[test]
+        fn in_place_shortcut_equals_full_search(
+            rows in proptest::collection::vec(0u16..1024, 1..8),
+            extra in 0u32..3,
+            table in 0usize..5,
+            hard in proptest::bool::ANY,
+        ) {
+            let mut board = Board32::new();
+            for (y, &r) in rows.iter().enumerate() {
+                board.set_row(y as u32, r);
+            }
+            let line = rows.len() as u32 + extra;
+            let kicks = KickTable::by_name(KickTable::BUILTIN_NAMES[table]).unwrap();
+            let drop = if hard { DropMode::Hard } else { DropMode::Soft };
+            let fast = MoveGenerator::new(&kicks, drop);
+            proptest::prop_assert!(fast.in_place & 1 << Piece::O as u8 != 0);
+            let full = MoveGenerator { in_place: 0, ..fast };
+            let a = fast.placements(&board, Piece::O, line).unwrap();
+            let b = full.placements(&board, Piece::O, line).unwrap();
+            proptest::prop_assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn only_o_turns_in_place() {
+        for name in KickTable::BUILTIN_NAMES {
+            let kicks = KickTable::by_name(name).unwrap();
+            let g = MoveGenerator::new(&kicks, DropMode::Soft);
+            assert_eq!(g.in_place, 1 << Piece::O as u8, "{name}");
+        }
+        // A table that moves O when it turns needs the search.
+        let mut moved = KickTable::srs();
+        let kick = Kick {
+            x: 1,
+            y: 0,
+            upgrades_mini: false,
+        };
+        moved.set(
+            Piece::O,
+            Orientation::Spawn,
+            Orientation::Right,
+            crate::KickList::new(&[kick]).unwrap(),
+        );
+        assert_eq!(MoveGenerator::new(&moved, DropMode::Soft).in_place, 0);
     }
 
     #[test]

@@ -88,9 +88,14 @@ pub const fn sorted_cells(piece: Piece, orientation: Orientation) -> [(i8, i8); 
     SORTED_CELLS[piece as usize][orientation as usize]
 }
 
-/// `(min_dx, max_dx, min_dy, max_dy)` of the cells.
+/// `(min_dx, max_dx, min_dy, max_dy)` of the cells (a table built at compile time from the
+/// cells, so that the move generator's per-call setup is a lookup).
+#[inline]
 pub const fn bounds(piece: Piece, orientation: Orientation) -> (i8, i8, i8, i8) {
-    let c = cells(piece, orientation);
+    BOUNDS[piece as usize][orientation as usize]
+}
+
+const fn bounds_of(c: [(i8, i8); 4]) -> (i8, i8, i8, i8) {
     let (mut a, mut b, mut d, mut e) = (i8::MAX, i8::MIN, i8::MAX, i8::MIN);
     let mut i = 0;
     while i < 4 {
@@ -111,6 +116,22 @@ pub const fn bounds(piece: Piece, orientation: Orientation) -> (i8, i8, i8, i8) 
     }
     (a, b, d, e)
 }
+
+const fn build_bounds() -> [[(i8, i8, i8, i8); 4]; 7] {
+    let mut t = [[(0i8, 0i8, 0i8, 0i8); 4]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let mut r = 0;
+        while r < 4 {
+            t[p][r] = bounds_of(CELLS[p][r]);
+            r += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+const BOUNDS: [[(i8, i8, i8, i8); 4]; 7] = build_bounds();
 
 /// Offset from the bottom-left corner of the SRS bounding box (3×3 for JLSTZ, 4×4 for I,
 /// 2×2 for O) to the rotation centre: `centre = corner + CORNER_TO_CENTRE[piece][orientation]`.

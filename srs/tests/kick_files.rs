@@ -22,6 +22,65 @@ fn builtin_srs_equals_sfinder_srs_properties() {
 }
 
 #[test]
+fn builtin_half_turn_tables_equal_sfinder_files() {
+    for (builtin, file) in [
+        (KickTable::jstris180(), "jstris180"),
+        (KickTable::nullpomino180(), "nullpomino180"),
+    ] {
+        let loaded =
+            KickTable::from_properties_file(common::testdata(&format!("kicks/{file}.properties")))
+                .unwrap();
+        for p in Piece::ALL {
+            for from in Orientation::ALL {
+                for to in Orientation::ALL {
+                    assert_eq!(
+                        builtin.kicks(p, from, to),
+                        loaded.kicks(p, from, to),
+                        "{file} {p:?} {from:?}->{to:?}"
+                    );
+                }
+            }
+        }
+        // Same name, same offsets, same marks: the whole table.
+        assert_eq!(builtin, loaded);
+        assert!(builtin.has_half_turns());
+    }
+}
+
+#[test]
+fn every_builtin_by_its_name() {
+    let tables = [
+        KickTable::srs(),
+        KickTable::srs_plus(),
+        KickTable::none(),
+        KickTable::jstris180(),
+        KickTable::nullpomino180(),
+    ];
+    assert_eq!(KickTable::BUILTIN_NAMES.len(), tables.len());
+    for (name, table) in KickTable::BUILTIN_NAMES.into_iter().zip(tables) {
+        assert_eq!(table.name(), name);
+        assert_eq!(KickTable::by_name(name), Ok(table));
+    }
+    for unknown in [
+        "",
+        "SRS",
+        "srs+ ",
+        "jstris",
+        "nokicks",
+        "kicks/srs.properties",
+    ] {
+        let err = KickTable::by_name(unknown).unwrap_err();
+        assert_eq!(err.name, unknown);
+        assert_eq!(err.known, KickTable::BUILTIN_NAMES);
+        let message = err.to_string();
+        assert!(message.contains(&format!("{unknown:?}")), "{message}");
+        for name in KickTable::BUILTIN_NAMES {
+            assert!(message.contains(name), "{message}");
+        }
+    }
+}
+
+#[test]
 fn every_shared_kick_file_loads() {
     for (name, half) in [
         ("srs", false),

@@ -38,7 +38,8 @@ fn table(i: usize) -> KickTable {
     match i {
         0 => KickTable::srs(),
         1 => KickTable::srs_plus(),
-        2 => common::kick_table("jstris180"),
+        2 => KickTable::jstris180(),
+        3 => KickTable::nullpomino180(),
         _ => KickTable::none(),
     }
 }
@@ -51,7 +52,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn fast_generator_equals_slow_search((board, line) in field(7), p in piece(), k in 0usize..4, hard in any::<bool>()) {
+    fn fast_generator_equals_slow_search((board, line) in field(7), p in piece(), k in 0usize..5, hard in any::<bool>()) {
         let kicks = table(k);
         let generator = MoveGenerator::new(&kicks, drop(hard));
         let fast: BTreeSet<Vec<(i32, i32)>> = generator
@@ -69,7 +70,7 @@ proptest! {
     }
 
     #[test]
-    fn every_placement_replays_from_its_path_and_locks((board, line) in field(6), p in piece(), k in 0usize..4, hard in any::<bool>()) {
+    fn every_placement_replays_from_its_path_and_locks((board, line) in field(6), p in piece(), k in 0usize..5, hard in any::<bool>()) {
         let kicks = table(k);
         let generator = MoveGenerator::new(&kicks, drop(hard));
         for placement in generator.placements(&board, p, line).unwrap().iter() {
@@ -87,7 +88,7 @@ proptest! {
     }
 
     #[test]
-    fn one_placement_is_reachable_exactly_when_the_generator_finds_it((board, line) in field(6), p in piece(), k in 0usize..4, hard in any::<bool>()) {
+    fn one_placement_is_reachable_exactly_when_the_generator_finds_it((board, line) in field(6), p in piece(), k in 0usize..5, hard in any::<bool>()) {
         let kicks = table(k);
         let generator = MoveGenerator::new(&kicks, drop(hard));
         let all = generator.placements(&board, p, line).unwrap();
@@ -107,7 +108,7 @@ proptest! {
     }
 
     #[test]
-    fn a_drop_or_slide_in_is_a_real_move((board, line) in field(6), p in piece(), k in 0usize..4, hard in any::<bool>()) {
+    fn a_drop_or_slide_in_is_a_real_move((board, line) in field(6), p in piece(), k in 0usize..5, hard in any::<bool>()) {
         let kicks = table(k);
         let generator = MoveGenerator::new(&kicks, drop(hard));
         let all = generator.placements(&board, p, line).unwrap();

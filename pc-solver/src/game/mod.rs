@@ -1,5 +1,5 @@
 //! A Tetris game simulator for players and bots: a seeded 7-bag, a 10×20 field, preview and
-//! hold as in modern games, the guideline spawn, a kick table (SRS, SRS+ or none) and a
+//! hold as in modern games, the guideline spawn, any kick table and a
 //! drop mode, every move checked for legality, and game records that replay exactly.
 //!
 //! ```

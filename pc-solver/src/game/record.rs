@@ -55,7 +55,7 @@ impl Game {
 /// seed 42            # required
 /// preview 5          # default 5
 /// hold yes           # yes or no, default yes
-/// kicks srs          # srs, srs+ or none, default srs
+/// kicks srs          # srs, srs+, none, jstris180 or nullpomino180, default srs
 /// drop soft          # soft or hard, default soft
 /// moves
 /// TN4,0 HIE0,1 ...   # moves separated by spaces, any number per line
@@ -94,6 +94,10 @@ pub struct GameRecord {
 
 /// Moves written on one line of a record.
 const MOVES_PER_LINE: usize = 10;
+
+/// What a `kicks` value may be: the names of `KickTable::BUILTIN_NAMES` (a unit test
+/// checks the two agree).
+const BUILTIN_KICKS_EXPECTED: &str = "srs, srs+, none, jstris180 or nullpomino180";
 
 impl GameRecord {
     /// Plays the moves from the start, checking each one, and the result if the record
@@ -234,12 +238,8 @@ impl Settings {
             }
             "kicks" => {
                 duplicate(self.kicks.is_some())?;
-                self.kicks = Some(match value {
-                    "srs" => KickTable::srs(),
-                    "srs+" => KickTable::srs_plus(),
-                    "none" => KickTable::none(),
-                    _ => return Err(bad("srs, srs+ or none")),
-                });
+                self.kicks =
+                    Some(KickTable::by_name(value).map_err(|_| bad(BUILTIN_KICKS_EXPECTED))?);
             }
             "drop" => {
                 duplicate(self.drop.is_some())?;
@@ -374,6 +374,22 @@ impl FromStr for GameRecord {
                 moves,
                 result,
             }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_kick_table_reads_and_is_listed() {
+        for name in KickTable::BUILTIN_NAMES {
+            assert!(BUILTIN_KICKS_EXPECTED.contains(name), "{name}");
+            let text = format!("pc-game 1\nseed 1\nkicks {name}\nmoves\n");
+            let record: GameRecord = text.parse().unwrap();
+            assert_eq!(record.config.rules.kicks.name(), name);
+            assert!(record.to_string().contains(&format!("\nkicks {name}\n")));
         }
     }
 }

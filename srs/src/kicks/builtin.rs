@@ -77,6 +77,115 @@ const HALF_I_SRS_PLUS: [Row; 4] = [
     (Left, Right, &[(0, 0), (-1, 0)]),
 ];
 
+/// Jstris's half turns, the same for J, L, S, T, Z and I: in place, else one cell the way
+/// the piece's spawn-top side faced before the turn (sfinder's `jstris180.properties`).
+const HALF_JSTRIS: [Row; 4] = [
+    (Spawn, Reverse, &[(0, 0), (0, 1)]),
+    (Right, Left, &[(0, 0), (1, 0)]),
+    (Reverse, Spawn, &[(0, 0), (0, -1)]),
+    (Left, Right, &[(0, 0), (-1, 0)]),
+];
+
+/// NullpoMino's half turns of J, L, S, T, Z (sfinder's `nullpomino180.properties`).
+const HALF_JLSTZ_NULLPOMINO: [Row; 4] = [
+    (
+        Spawn,
+        Reverse,
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (1, -1),
+            (2, -1),
+            (-1, 0),
+            (-2, 0),
+            (-1, -1),
+            (-2, -1),
+            (0, 1),
+            (3, 0),
+            (-3, 0),
+        ],
+    ),
+    (
+        Right,
+        Left,
+        &[
+            (0, 0),
+            (0, -1),
+            (0, -2),
+            (-1, -1),
+            (-1, -2),
+            (0, 1),
+            (0, 2),
+            (-1, 1),
+            (-1, 2),
+            (1, 0),
+            (0, -3),
+            (0, 3),
+        ],
+    ),
+    (
+        Reverse,
+        Spawn,
+        &[
+            (0, 0),
+            (-1, 0),
+            (-2, 0),
+            (-1, 1),
+            (-2, 1),
+            (1, 0),
+            (2, 0),
+            (1, 1),
+            (2, 1),
+            (0, -1),
+            (-3, 0),
+            (3, 0),
+        ],
+    ),
+    (
+        Left,
+        Right,
+        &[
+            (0, 0),
+            (0, -1),
+            (0, -2),
+            (1, -1),
+            (1, -2),
+            (0, 1),
+            (0, 2),
+            (1, 1),
+            (1, 2),
+            (-1, 0),
+            (0, -3),
+            (0, 3),
+        ],
+    ),
+];
+
+/// NullpoMino's half turns of I (sfinder's `nullpomino180.properties`).
+const HALF_I_NULLPOMINO: [Row; 4] = [
+    (
+        Spawn,
+        Reverse,
+        &[(0, 0), (-1, 0), (-2, 0), (1, 0), (2, 0), (0, -1)],
+    ),
+    (
+        Right,
+        Left,
+        &[(0, 0), (0, -1), (0, -2), (0, 1), (0, 2), (-1, 0)],
+    ),
+    (
+        Reverse,
+        Spawn,
+        &[(0, 0), (1, 0), (2, 0), (-1, 0), (-2, 0), (0, 1)],
+    ),
+    (
+        Left,
+        Right,
+        &[(0, 0), (0, -1), (0, -2), (0, 1), (0, 2), (1, 0)],
+    ),
+];
+
 const JLSTZ: [Piece; 5] = [Piece::J, Piece::L, Piece::S, Piece::T, Piece::Z];
 
 fn fill(table: &mut KickTable, pieces: &[Piece], rows: &[Row]) {
@@ -95,6 +204,13 @@ fn o_quarter_turns(table: &mut KickTable) {
     }
 }
 
+/// Every half turn of O, in place like its quarter turns.
+fn o_half_turns(table: &mut KickTable) {
+    for from in Orientation::ALL {
+        table.set_from_corner_offsets(Piece::O, from, from.r180(), &[(0, 0)]);
+    }
+}
+
 /// The guideline's T-spin rule: the fifth test of a T turning into right or left from
 /// spawn or reverse (a 1-by-2 kick) makes a mini count as a full T-spin.
 fn mark_t_upgrades(table: &mut KickTable) {
@@ -109,7 +225,12 @@ fn mark_t_upgrades(table: &mut KickTable) {
 }
 
 pub(super) fn srs() -> KickTable {
-    let mut t = KickTable::empty("srs");
+    srs_named("srs")
+}
+
+/// The guideline SRS quarter turns, under another name.
+fn srs_named(name: &str) -> KickTable {
+    let mut t = KickTable::empty(name);
     fill(&mut t, &JLSTZ, &JLSTZ_SRS);
     fill(&mut t, &[Piece::I], &I_SRS);
     o_quarter_turns(&mut t);
@@ -124,14 +245,30 @@ pub(super) fn srs_plus() -> KickTable {
     fill(&mut t, &JLSTZ, &HALF_JLSTZ_SRS_PLUS);
     fill(&mut t, &[Piece::I], &HALF_I_SRS_PLUS);
     o_quarter_turns(&mut t);
-    for from in Orientation::ALL {
-        t.set_from_corner_offsets(Piece::O, from, from.r180(), &[(0, 0)]);
-    }
+    o_half_turns(&mut t);
     mark_t_upgrades(&mut t);
     t
 }
 
-pub(super) fn no_kicks() -> KickTable {
+/// SRS with Jstris's half turns.
+pub(super) fn jstris180() -> KickTable {
+    let mut t = srs_named("jstris180");
+    fill(&mut t, &JLSTZ, &HALF_JSTRIS);
+    fill(&mut t, &[Piece::I], &HALF_JSTRIS);
+    o_half_turns(&mut t);
+    t
+}
+
+/// SRS with NullpoMino's half turns.
+pub(super) fn nullpomino180() -> KickTable {
+    let mut t = srs_named("nullpomino180");
+    fill(&mut t, &JLSTZ, &HALF_JLSTZ_NULLPOMINO);
+    fill(&mut t, &[Piece::I], &HALF_I_NULLPOMINO);
+    o_half_turns(&mut t);
+    t
+}
+
+pub(super) fn none() -> KickTable {
     let mut t = KickTable::empty("none");
     for p in Piece::ALL {
         for from in Orientation::ALL {
@@ -141,3 +278,16 @@ pub(super) fn no_kicks() -> KickTable {
     }
     t
 }
+
+/// Builds one built-in table.
+pub(super) type Builder = fn() -> KickTable;
+
+/// The built-in tables by name: the one list that [`KickTable::by_name`] and
+/// [`KickTable::BUILTIN_NAMES`] read.
+pub(super) const BY_NAME: [(&str, Builder); 5] = [
+    ("srs", srs),
+    ("srs+", srs_plus),
+    ("none", none),
+    ("jstris180", jstris180),
+    ("nullpomino180", nullpomino180),
+];

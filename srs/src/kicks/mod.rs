@@ -5,6 +5,8 @@ mod properties;
 
 pub use properties::KickFileError;
 
+use crate::error::UnknownKickTable;
+
 use crate::piece::{Orientation, Piece, Rotation};
 use crate::shape::CORNER_TO_CENTRE;
 
@@ -104,7 +106,58 @@ impl KickTable {
 
     /// Rotations that only turn in place (no kicks), without half turns.
     pub fn none() -> KickTable {
-        builtin::no_kicks()
+        builtin::none()
+    }
+
+    /// SRS with Jstris's half turns: in place, else one cell the way the piece's spawn-top
+    /// side faced before the turn (sfinder's `jstris180.properties`).
+    pub fn jstris180() -> KickTable {
+        builtin::jstris180()
+    }
+
+    /// SRS with NullpoMino's half turns: up to 12 offsets for J, L, S, T, Z and 6 for I,
+    /// sideways first (sfinder's `nullpomino180.properties`).
+    pub fn nullpomino180() -> KickTable {
+        builtin::nullpomino180()
+    }
+
+    /// The names of the built-in tables, as [`KickTable::by_name`] takes them and
+    /// [`KickTable::name`] gives them back.
+    pub const BUILTIN_NAMES: [&'static str; 5] = {
+        let mut names = [""; 5];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = builtin::BY_NAME[i].0;
+            i += 1;
+        }
+        names
+    };
+
+    /// A built-in table by its name: `srs`, `srs+`, `none`, `jstris180` or
+    /// `nullpomino180` ([`KickTable::BUILTIN_NAMES`]). For a table in a file, see
+    /// [`KickTable::from_properties_file`].
+    ///
+    /// ```
+    /// use pc_srs::{KickTable, UnknownKickTable};
+    ///
+    /// assert_eq!(KickTable::by_name("jstris180")?, KickTable::jstris180());
+    /// let err = KickTable::by_name("ars").unwrap_err();
+    /// assert_eq!(err.name, "ars");
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "unknown kick table \"ars\" (built in: srs, srs+, none, jstris180, nullpomino180)"
+    /// );
+    /// # Ok::<(), UnknownKickTable>(())
+    /// ```
+    pub fn by_name(name: &str) -> Result<KickTable, UnknownKickTable> {
+        builtin::BY_NAME
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, table)| table())
+            .ok_or_else(|| UnknownKickTable {
+                name: name.to_string(),
+                known: &KickTable::BUILTIN_NAMES,
+            })
     }
 
     /// A table read from sfinder's `.properties` format (see [`KickFileError`] for what
@@ -141,7 +194,7 @@ impl KickTable {
         properties::parse(name, &text)
     }
 
-    /// The table's name (`srs`, `srs+`, `none`, or the one given when loading).
+    /// The table's name: one of [`KickTable::BUILTIN_NAMES`], or the one given when loading.
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -85,15 +85,13 @@ pub fn slow_placements(
         .collect()
 }
 
-/// The kick tables a perft file may name.
+/// The kick tables a perft file may name: a built-in, else a file of the sfinder test data
+/// (`nokicks`).
 pub fn kick_table(name: &str) -> KickTable {
-    match name {
-        "srs" => KickTable::srs(),
-        "srs+" => KickTable::srs_plus(),
-        "none" => KickTable::none(),
-        file => KickTable::from_properties_file(testdata(&format!("kicks/{file}.properties")))
-            .unwrap_or_else(|e| panic!("kick table {file}: {e}")),
-    }
+    KickTable::by_name(name).unwrap_or_else(|_| {
+        KickTable::from_properties_file(testdata(&format!("kicks/{name}.properties")))
+            .unwrap_or_else(|e| panic!("kick table {name}: {e}"))
+    })
 }
 
 /// Path of a file in the workspace's sfinder test data (testdata/sfinder); fails loudly when it is missing.
