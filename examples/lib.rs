@@ -11,6 +11,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use pc_bitboard::Board32;
+use pc_solver::graph::PcGraph;
 use pc_solver::{Piece, Rules, fumen};
 use pc_srs::{DropMode, KickTable};
 
@@ -246,4 +247,69 @@ pub fn bar_style(unit: &str) -> ProgressStyle {
     ))
     .expect("a valid template")
     .progress_chars("=> ")
+}
+
+/// `--graph PATH` / `--no-graph`: where the PC field graph of the rules comes from.
+#[derive(Args, Clone, Debug)]
+pub struct GraphArgs {
+    /// The PC field graph to answer from [default: the cached graph of the rules, when
+    /// there is one; `cargo run --release --example graph -- build` makes it]
+    #[arg(long, value_name = "PATH", conflicts_with = "no_graph")]
+    pub graph: Option<std::path::PathBuf>,
+    /// Answer without a graph (the layered search)
+    #[arg(long = "no-graph")]
+    pub no_graph: bool,
+}
+
+impl GraphArgs {
+    /// The graph to answer from: the one given, else the cached one for `rules` when it is
+    /// there. A file that cannot be used is said on stderr, and the answer comes without a
+    /// graph; with none cached, stderr says how to make one.
+    pub fn load(&self, rules: &Rules, build_hint: &str) -> Option<std::sync::Arc<PcGraph>> {
+        if self.no_graph {
+            return None;
+        }
+        let (path, given) = match &self.graph {
+            Some(path) => (path.clone(), true),
+            None => match PcGraph::cache_path(rules) {
+                Some(path) if path.exists() => (path, false),
+                _ => {
+                    eprintln!(
+                        "note: no graph for these rules, so the first decisions of a PC take seconds; \
+                         `cargo run --release --example graph -- build{build_hint}` makes one"
+                    );
+                    return None;
+                }
+            },
+        };
+        match PcGraph::load(&path, rules) {
+            Ok(graph) => Some(std::sync::Arc::new(graph)),
+            Err(e) => {
+                if given {
+                    fail(format!("--graph {}: {e}", path.display()));
+                }
+                eprintln!(
+                    "note: the cached graph cannot be used ({e}); answering without it. \
+                     `cargo run --release --example graph -- build{build_hint}` makes it again"
+                );
+                None
+            }
+        }
+    }
+}
+
+impl RulesArgs {
+    /// The options `graph build` needs to make the graph of these rules, for hints.
+    pub fn build_hint(&self) -> String {
+        let mut hint = String::new();
+        if let Some(kicks) = &self.kicks.kicks {
+            hint.push_str(&format!(" -K {}", kicks.name));
+        }
+        match self.drop {
+            DropChoice::Softdrop => {}
+            DropChoice::Harddrop => hint.push_str(" -d harddrop"),
+            DropChoice::Rotate180 => hint.push_str(" -d 180"),
+        }
+        hint
+    }
 }

@@ -14,7 +14,9 @@ use clap::error::ErrorKind;
 use clap::{ArgGroup, CommandFactory, Parser};
 use pc_bag::PieceSet;
 use pc_bitboard::Board32;
-use pc_examples::{FieldArgs, FormatArg, HoldRule, RulesArgs, fail, parse_piece, parse_pieces};
+use pc_examples::{
+    FieldArgs, FormatArg, GraphArgs, HoldRule, RulesArgs, fail, parse_piece, parse_pieces,
+};
 use pc_solver::{Piece, Position, RankedMove, Solver, SolverError};
 
 /// The default position (see the module docs).
@@ -74,6 +76,8 @@ struct Cli {
     hold_rule: HoldRule,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    graph: GraphArgs,
     /// The solver's table budget in MiB
     #[arg(long, value_name = "MiB", default_value_t = 512)]
     memory: usize,
@@ -277,6 +281,9 @@ fn main() {
         .unwrap_or_else(|e| fail(e))
         .with_two_line(cli.two_line)
         .with_memory_limit(cli.memory.saturating_mul(1 << 20));
+    if let Some(graph) = cli.graph.load(solver.rules(), &cli.rules.build_hint()) {
+        solver = solver.with_graph(graph).unwrap_or_else(|e| fail(e));
+    }
 
     if let Some(seed) = cli.play {
         println!("{}", setup.describe());
@@ -289,8 +296,9 @@ fn main() {
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         if json {
             println!(
-                "{{{},\"probability\":[{},{}],\"percent\":{},\"hold_first\":{},\"best\":{},\"elapsed_ms\":{ms:.3}}}",
+                "{{{},\"engine\":\"{}\",\"probability\":[{},{}],\"percent\":{},\"hold_first\":{},\"best\":{},\"elapsed_ms\":{ms:.3}}}",
                 setup.json(),
+                best.engine.name(),
                 best.chance.numer(),
                 best.chance.denom(),
                 best.chance.to_f64() * 100.0,
@@ -314,9 +322,10 @@ fn main() {
         };
         println!("{}", setup.describe());
         println!(
-            "chance {} = {:.2}%, best: {action} ({ms:.1} ms)",
+            "chance {} = {:.2}%, best: {action} ({ms:.1} ms, {})",
             best.chance,
-            best.chance.to_f64() * 100.0
+            best.chance.to_f64() * 100.0,
+            best.engine.name()
         );
         return;
     }
@@ -336,8 +345,9 @@ fn main() {
             format!("[{},{}]", h.numer(), h.denom())
         });
         println!(
-            "{{{},\"probability\":[{},{}],\"percent\":{},\"hold_first\":{hold_first},\"elapsed_ms\":{:.3},\"moves\":[{}],\"best_line\":{line}}}",
+            "{{{},\"engine\":\"{}\",\"probability\":[{},{}],\"percent\":{},\"hold_first\":{hold_first},\"elapsed_ms\":{:.3},\"moves\":[{}],\"best_line\":{line}}}",
             setup.json(),
+            recommendation.engine.name(),
             chance.numer(),
             chance.denom(),
             chance.to_f64() * 100.0,
@@ -368,9 +378,10 @@ fn main() {
         chance.to_f64() * 100.0
     );
     println!(
-        "{} moves ranked in {:.1} ms ({} MiB of tables)",
+        "{} moves ranked in {:.1} ms by the {} search ({} MiB of tables)",
         recommendation.moves.len(),
         elapsed.as_secs_f64() * 1000.0,
+        recommendation.engine.name(),
         solver.memory_used() >> 20
     );
     if let Some(h) = recommendation.hold_first {

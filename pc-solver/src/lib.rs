@@ -2,25 +2,23 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod adaptive;
-pub mod automaton;
 pub mod carry;
-mod clairvoyant;
+mod engine;
 mod error;
 pub mod field;
 pub mod fumen;
 pub mod game;
 pub mod heuristic;
-mod known;
-mod layered;
 pub mod percent;
 pub mod player;
 mod position;
 mod problem;
 mod rules;
 pub mod search;
+mod solver;
 
-pub use adaptive::{BestMove, RankedMove, Recommendation, Solver};
+pub use engine::{automaton, graph};
+pub use solver::{BestMove, Engine, RankedMove, Recommendation, Solver};
 pub use error::SolverError;
 pub use field::PcField;
 pub use pc_srs::{Orientation, Piece};

@@ -2,10 +2,10 @@
 //! clear needs (one more with hold) and without repeats, the share that can make a perfect
 //! clear when the whole sequence is known.
 
-use crate::automaton::Automaton;
+use crate::engine::automaton::Automaton;
 use crate::error::SolverError;
-use crate::known::{Goal, KnownMemo, KnownSolver};
-use crate::layered::{OrderMemo, clairvoyant_answers};
+use crate::engine::known::{Goal, KnownMemo, KnownSolver};
+use crate::engine::layered::{OrderMemo, clairvoyant_answers};
 use crate::problem::PcProblem;
 use crate::search::Searcher;
 use pc_bag::{PatternSet, searching_sequences};

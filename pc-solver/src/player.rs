@@ -35,14 +35,14 @@
 //!   [`Evaluator`] plays until the field is low and clean again
 //!   ([`handoff_clear_line`]), and the next PC starts there.
 
-use crate::adaptive::Solver;
+use crate::solver::Solver;
 use crate::carry::{cycle_phase, placed_mod_7};
-use crate::clairvoyant::MAX_UNKNOWN;
+use crate::engine::clairvoyant::MAX_UNKNOWN;
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::game::{GameView, Move, Player, Rng};
 use crate::heuristic::{Evaluator, TSpin, handoff_clear_line};
-use crate::known::{Goal, KnownMemo, KnownSolver};
+use crate::engine::known::{Goal, KnownMemo, KnownSolver};
 use crate::position::Position;
 use crate::rules::Rules;
 use ahash::AHashSet;
@@ -502,14 +502,14 @@ impl PcPlayer {
         let mut queue = vec![next];
         queue.extend_from_slice(rest);
         queue.push(revealed);
-        let decision = crate::layered::Decision {
+        let decision = crate::engine::layered::Decision {
             field,
             hold: Some(view.current),
             queue: &queue,
             bag: 0,
             can_hold: false,
         };
-        if !crate::layered::applies(&decision, true, false) {
+        if !crate::engine::layered::applies(&decision, true, false) {
             return None;
         }
         let position = Position::new(view.board, next)
@@ -532,14 +532,14 @@ impl PcPlayer {
     fn layered_applies(&self, view: &GameView<'_>, field: PcField) -> bool {
         let mut queue = vec![view.current];
         queue.extend_from_slice(view.preview);
-        let decision = crate::layered::Decision {
+        let decision = crate::engine::layered::Decision {
             field,
             hold: view.hold,
             queue: &queue,
             bag: view.bag.remaining().bits(),
             can_hold: true,
         };
-        crate::layered::applies(&decision, self.rules.hold, false)
+        crate::engine::layered::applies(&decision, self.rules.hold, false)
     }
 
     /// The move whose child clears the most continuations of the bag with the whole queue

@@ -1,6 +1,6 @@
 //! [`Position`]: what a player sees when a piece is about to be placed.
 
-use crate::adaptive::RankedMove;
+use crate::solver::RankedMove;
 use crate::error::SolverError;
 use pc_bag::{BagState, PieceSet};
 use pc_bitboard::Board32;

@@ -3,7 +3,7 @@
 //! that many queues searched from one field share the work.
 
 use crate::field::PcField;
-use crate::known::{Goal, KnownMemo, KnownSolver, placements_toward_pc, turns};
+use crate::engine::known::{Goal, KnownMemo, KnownSolver, placements_toward_pc, turns};
 use crate::problem::PcProblem;
 use pc_bitboard::Board32;
 use pc_srs::{Piece, Placement};

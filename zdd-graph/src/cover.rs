@@ -21,6 +21,44 @@ struct Scratch {
     marked: Vec<u32>,
 }
 
+/// Answers of [`CoverCheck::can_cover_remembered`] by region, in a table of fixed size
+/// where a region takes the slot of whatever was there: memory stays as given however
+/// many fields are checked.
+#[derive(Clone, Debug)]
+pub struct CoverMemo {
+    /// (region, answer): 0 for an empty slot, 1 no cover, 2 a cover.
+    slots: Vec<(u128, u8)>,
+    shift: u32,
+}
+
+impl CoverMemo {
+    /// A table of `2^bits` regions (`bits` from 4 to 30; about 32 bytes a region).
+    pub fn new(bits: u32) -> CoverMemo {
+        let bits = bits.clamp(4, 30);
+        CoverMemo {
+            slots: vec![(0, 0); 1 << bits],
+            shift: 64 - bits,
+        }
+    }
+
+    fn slot(&self, region: u128) -> usize {
+        let folded = (region as u64) ^ ((region >> 64) as u64).rotate_left(29);
+        (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    fn get(&self, region: u128) -> Option<bool> {
+        match self.slots[self.slot(region)] {
+            (r, answer) if r == region && answer != 0 => Some(answer == 2),
+            _ => None,
+        }
+    }
+
+    fn insert(&mut self, region: u128, answer: bool) {
+        let slot = self.slot(region);
+        self.slots[slot] = (region, 1 + answer as u8);
+    }
+}
+
 /// The most regions [`CoverCheck::first_placements`] keeps its memo's memory for.
 const MEMO_KEPT: usize = 256;
 
@@ -150,6 +188,44 @@ impl CoverCheck {
             return false;
         }
         self.cover(empty, budget.to_array(), any, each.to_array())
+    }
+
+    /// As [`CoverCheck::can_cover_with_any`] with as many pieces of any kind as the cells
+    /// need, remembering in `memo` whether each region met (the whole and what is left of
+    /// it as pieces are put down) has a cover. Regions recur across fields, so a caller
+    /// checking many fields of one clear line (a graph builder) shares most of the work.
+    ///
+    /// ```
+    /// use pc_zdd_graph::{CoverCheck, CoverMemo};
+    ///
+    /// let check = CoverCheck::new(4)?;
+    /// let mut memo = CoverMemo::new(12);
+    /// let well = "####....##/####....##/####....##/####....##".parse()?;
+    /// assert!(check.can_cover_remembered(&well, &mut memo));
+    /// // One cell short of a cover: 15 cells in a 16-cell well plus one on the right.
+    /// let odd = "####....##/####....##/####....##/####...###".parse()?;
+    /// assert!(!check.can_cover_remembered(&odd, &mut memo));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn can_cover_remembered(&self, field: &Board32, memo: &mut CoverMemo) -> bool {
+        let empty = cells::rows_mask(self.clear_line) & !cells::from_board(field, self.clear_line);
+        empty.count_ones() % 4 == 0 && self.cover_remembered(empty, memo)
+    }
+
+    fn cover_remembered(&self, empty: u128, memo: &mut CoverMemo) -> bool {
+        if empty == 0 {
+            return true;
+        }
+        if let Some(known) = memo.get(empty) {
+            return known;
+        }
+        let cell = empty.trailing_zeros() as usize;
+        let range = self.first[cell] as usize..self.first[cell + 1] as usize;
+        let found = self.placements[range]
+            .iter()
+            .any(|&(mask, _)| mask & !empty == 0 && self.cover_remembered(empty & !mask, memo));
+        memo.insert(empty, found);
+        found
     }
 
     /// The placements that some cover of the empty cells below the clear line (with any
@@ -359,6 +435,46 @@ mod tests {
         }
         // Both answers occur, so the comparison says something.
         assert!(outcomes[0] > 3 && outcomes[1] > 3, "{outcomes:?}");
+    }
+
+    #[test]
+    fn remembered_answers_equal_the_plain_check() {
+        // Random fields of 2 to 4 rows with a multiple of 4 empty cells, through one
+        // small memo (collisions overwrite) and a large one.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut small = CoverMemo::new(4);
+        let mut large = CoverMemo::new(16);
+        let mut outcomes = [0; 2];
+        for _ in 0..2_000 {
+            let rows = 2 + (next() % 3) as u32;
+            let mut field = Board32::new();
+            // Columns filled from the floor, with a hole now and then.
+            for x in 0..10 {
+                let height = (next() % u64::from(rows + 1)) as u32;
+                for y in 0..height {
+                    if next() % 8 != 0 {
+                        field.fill(x, y);
+                    }
+                }
+            }
+            field.clear_full_rows();
+            let empty = 10 * rows - field.cell_count();
+            if empty % 4 != 0 || field.has_cells_at_or_above(rows) {
+                continue;
+            }
+            let check = CoverCheck::new(rows).unwrap();
+            let plain = check.can_cover_with_any(&field, PieceCounts::ZERO, empty / 4);
+            assert_eq!(check.can_cover_remembered(&field, &mut small), plain);
+            assert_eq!(check.can_cover_remembered(&field, &mut large), plain);
+            outcomes[plain as usize] += 1;
+        }
+        assert!(outcomes[0] > 50 && outcomes[1] > 50, "{outcomes:?}");
     }
 
     #[test]

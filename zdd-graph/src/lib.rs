@@ -15,7 +15,7 @@ mod pieces;
 mod placements;
 
 pub use build::BuildOptions;
-pub use cover::CoverCheck;
+pub use cover::{CoverCheck, CoverMemo};
 pub use enumerate::Fills;
 pub use error::FillGraphError;
 pub use graph::{FillGraph, State, StateId, Transition};

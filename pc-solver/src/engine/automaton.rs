@@ -7,7 +7,7 @@
 //! checked by walking its hold orders through the graph ([`Automaton::accepts_with_hold`]).
 
 use crate::field::PcField;
-use crate::known::placements_toward_pc;
+use crate::engine::known::placements_toward_pc;
 use ahash::AHashMap;
 use pc_srs::{MoveGenerator, Piece};
 

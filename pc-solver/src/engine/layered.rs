@@ -26,7 +26,7 @@
 //! is the same walk with every layer taking the union, over any set of continuations.
 
 use crate::field::PcField;
-use crate::known::{KnownSolver, cover_check, drawable};
+use crate::engine::known::{KnownSolver, cover_check, drawable};
 use ahash::AHashMap;
 use pc_srs::Piece;
 use pc_zdd_graph::PieceCounts;
@@ -181,9 +181,20 @@ pub(crate) struct RootValues {
 }
 
 impl RootValues {
+    /// Values found elsewhere (the graph's walk), by state.
+    pub(crate) fn from_states(values: AHashMap<State, u32>, count: u64) -> RootValues {
+        RootValues { values, count }
+    }
+
     /// The continuations won after a move to `state`, if the search valued it.
     pub(crate) fn get(&self, state: State) -> Option<u64> {
         self.values.get(&state).map(|&v| u64::from(v))
+    }
+
+    /// Every state valued and its value.
+    #[cfg(test)]
+    pub(crate) fn states(&self) -> impl Iterator<Item = (State, u64)> + '_ {
+        self.values.iter().map(|(&k, &v)| (k, u64::from(v)))
     }
 
     /// The continuations won after a move to `field` with `hold` in the slot (of
@@ -591,7 +602,7 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// The known pieces not played before layer `k` (its current piece on), as a key.
     fn rest(&self, k: usize) -> u64 {
-        crate::known::queue_key(&self.sequence[(k + self.first).min(self.sequence.len())..])
+        crate::engine::known::queue_key(&self.sequence[(k + self.first).min(self.sequence.len())..])
     }
 
     /// The states of layer `k + 1` the moves of `state` (layer `k`) lead to.

@@ -12,26 +12,25 @@
 //! "Star1" cut of expectimax). Every value that is stored is exact.
 //!
 //! The first decisions of a PC (three or four pieces not revealed yet, the hold slot
-//! filled) go to the layered search of [`crate::layered`] instead, which values every move
+//! filled) go to the layered search of [`crate::engine::layered`] instead, which values every move
 //! in one walk over the states the pieces in view reach.
-
-mod engine;
 
 use crate::carry::{best_carry, cycle_phase, placed_mod_7};
 use crate::error::SolverError;
 use crate::fumen::Fumen;
-use crate::known::{Goal, KnownMemo, KnownSolver};
+use crate::engine::graph::{GraphError, PcGraph, RulesId, suffix::SuffixMemo};
+use crate::engine::known::{Goal, KnownMemo, KnownSolver};
 use crate::position::Position;
 use crate::problem::PcProblem;
 use crate::rules::Rules;
 use crate::search::Searcher;
 use ahash::AHashMap;
-use engine::{Engine, Node, NodeKey, Queue};
+use crate::engine::expectimax::{Expectimax, Node, NodeKey, Queue};
 use pc_bag::{BagState, Ratio};
 use pc_srs::{Path, Piece, Placement};
 
 /// Pieces visible at most: the current piece and six previews.
-pub(super) const MAX_QUEUE: usize = 7;
+pub(crate) const MAX_QUEUE: usize = 7;
 
 /// Bytes a remembered state costs, counted generously (key, value, table overhead).
 const BYTES_PER_STATE: usize = 64;
@@ -77,6 +76,36 @@ pub struct Recommendation {
     /// that allows it (the placements in play order, each in the field of its moment);
     /// empty when the chance is 0.
     pub line: Vec<Placement>,
+    /// Which search ranked the moves.
+    pub engine: Engine,
+}
+
+/// Which search answered a question: the values are the same whichever did; the time is
+/// not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Engine {
+    /// The walk over the solver's PC field graph ([`Solver::with_graph`]): decisions on
+    /// the graph's fields with the hold slot filled (or no hold) and one to four pieces
+    /// not revealed yet.
+    Graph,
+    /// The layered search ([`Solver::with_layered`]): decisions with three or four pieces
+    /// not revealed yet.
+    Layered,
+    /// The depth-first search over decisions and reveals, or the known-queue search once
+    /// every piece the PC needs is in view.
+    Search,
+}
+
+impl Engine {
+    /// `"graph"`, `"layered"` or `"search"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Graph => "graph",
+            Engine::Layered => "layered",
+            Engine::Search => "search",
+        }
+    }
 }
 
 impl Recommendation {
@@ -114,6 +143,8 @@ pub struct BestMove {
     /// also when no piece can be placed. When nothing can clear, some legal move with
     /// chance 0.
     pub best: Option<RankedMove>,
+    /// Which search found it.
+    pub engine: Engine,
 }
 
 /// The exact-chance solver. Keeps what it learned between calls (positions of the same
@@ -146,7 +177,9 @@ pub struct Solver {
     threads: usize,
     known: KnownMemo,
     values: AHashMap<NodeKey, Ratio>,
-    orders: crate::layered::OrderMemo,
+    orders: crate::engine::layered::OrderMemo,
+    graph: Option<std::sync::Arc<PcGraph>>,
+    suffixes: SuffixMemo,
 }
 
 impl Solver {
@@ -165,8 +198,32 @@ impl Solver {
             threads: crate::default_threads(),
             known: KnownMemo::default(),
             values: AHashMap::new(),
-            orders: crate::layered::OrderMemo::default(),
+            orders: crate::engine::layered::OrderMemo::default(),
+            graph: None,
+            suffixes: SuffixMemo::default(),
         }
+    }
+
+    /// The same solver answering from `graph` the decisions on its fields (the first
+    /// decisions of a PC among them) whose shape the graph's walk takes: a filled hold
+    /// slot (or no hold rule) and one to four pieces not revealed yet. The values are the
+    /// same; only the time differs. The graph must have been built for these rules.
+    pub fn with_graph(mut self, graph: std::sync::Arc<PcGraph>) -> Result<Solver, GraphError> {
+        let id = RulesId::of(&self.rules);
+        if graph.rules_id() != id {
+            return Err(GraphError::OtherRules {
+                found: graph.rules_id(),
+                expected: id,
+            });
+        }
+        self.graph = Some(graph);
+        self.clear();
+        Ok(self)
+    }
+
+    /// The graph the solver answers from, if any.
+    pub fn graph(&self) -> Option<&PcGraph> {
+        self.graph.as_deref()
     }
 
     /// The same solver with `preview` pieces shown after the current one (0 to 6).
@@ -307,6 +364,7 @@ impl Solver {
     /// An estimate of the bytes held by remembered states.
     pub fn memory_used(&self) -> usize {
         (self.known.len() + self.values.len() + self.orders.len()) * BYTES_PER_STATE
+            + self.suffixes.bytes()
     }
 
     /// Forgets every remembered state.
@@ -314,6 +372,7 @@ impl Solver {
         self.known.clear();
         self.values.clear();
         self.orders.clear();
+        self.suffixes.clear();
     }
 
     /// The exact chances of some of the position's moves (hold pressed, placement), tried
@@ -374,7 +433,7 @@ impl Solver {
         let clear_line = node.field.height();
         let mut engine = self.engine();
         let found = match engine.rank_layered(&node, true) {
-            Some(ranked) => engine::BestAtRoot {
+            Some(ranked) => crate::engine::expectimax::BestAtRoot {
                 value: best_of(&ranked),
                 chosen: ranked
                     .iter()
@@ -390,6 +449,7 @@ impl Solver {
             },
             None => engine.best(&node)?,
         };
+        let answered_by = engine.answered_by();
         let generator = self.rules.generator();
         let best = found.chosen.map(|(hold, placement)| RankedMove {
             hold,
@@ -405,6 +465,7 @@ impl Solver {
             chance: found.hold_first.unwrap_or(found.value),
             hold_first: found.hold_first.is_some(),
             best: best.filter(|_| found.hold_first.is_none()),
+            engine: answered_by,
         })
     }
 
@@ -423,6 +484,7 @@ impl Solver {
             }
             None => (engine.rank(&node)?, engine.value(&node)?),
         };
+        let answered_by = engine.answered_by();
         let hold_first = if engine.holds_into_empty(&node) {
             engine.hold_into_empty(&node, None)?
         } else {
@@ -472,6 +534,7 @@ impl Solver {
             hold_first,
             moves,
             line,
+            engine: answered_by,
         })
     }
 
@@ -500,9 +563,9 @@ impl Solver {
         })
     }
 
-    fn engine(&mut self) -> Engine<'_> {
+    fn engine(&mut self) -> Expectimax<'_> {
         let budget = self.memory_limit / BYTES_PER_STATE;
-        Engine {
+        Expectimax {
             known: KnownSolver::new(
                 self.rules.generator(),
                 self.rules.hold,
@@ -519,6 +582,9 @@ impl Solver {
             layered: self.layered && self.work_limit.is_none(),
             threads: self.threads,
             work_done: 0,
+            graph: self.graph.as_deref(),
+            suffixes: &mut self.suffixes,
+            answered: None,
         }
     }
 
@@ -613,7 +679,7 @@ fn path_len(m: &RankedMove) -> usize {
 mod tests {
     use super::*;
     use crate::Rules;
-    use crate::layered::MOVES_BY_HELPERS;
+    use crate::engine::layered::MOVES_BY_HELPERS;
 
     /// 9 pieces left with O held: the layered search values the moves.
     fn nine_left() -> Position {

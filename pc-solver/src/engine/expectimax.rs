@@ -1,24 +1,25 @@
 //! The expectimax behind [`super::Solver`]: decisions, reveals and their bounds over the
 //! solver's tables.
 
-use super::MAX_QUEUE;
+use crate::solver::{Engine, MAX_QUEUE};
 use crate::error::SolverError;
 use crate::field::PcField;
-use crate::known::{Goal, KnownSolver, pieces_in};
-use crate::layered;
+use crate::engine::graph::{self, PcGraph, suffix::SuffixMemo};
+use crate::engine::known::{Goal, KnownSolver, pieces_in};
+use crate::engine::layered;
 use ahash::AHashMap;
 use pc_bag::Ratio;
 use pc_srs::{Piece, Placement};
 
 /// The current piece and the preview, copied by value.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(super) struct Queue {
-    pub(super) pieces: [Piece; MAX_QUEUE],
-    pub(super) len: u8,
+pub(crate) struct Queue {
+    pub(crate) pieces: [Piece; MAX_QUEUE],
+    pub(crate) len: u8,
 }
 
 impl Queue {
-    pub(super) fn new(pieces: &[Piece]) -> Queue {
+    pub(crate) fn new(pieces: &[Piece]) -> Queue {
         let mut queue = Queue {
             pieces: [Piece::I; MAX_QUEUE],
             len: pieces.len() as u8,
@@ -27,7 +28,7 @@ impl Queue {
         queue
     }
 
-    pub(super) fn as_slice(&self) -> &[Piece] {
+    pub(crate) fn as_slice(&self) -> &[Piece] {
         &self.pieces[..self.len as usize]
     }
 
@@ -42,29 +43,29 @@ impl Queue {
 
 /// A decision: the field, the hold slot, the pieces in view and the bag after them.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Node {
-    pub(super) field: PcField,
-    pub(super) hold: Option<Piece>,
-    pub(super) queue: Queue,
+pub(crate) struct Node {
+    pub(crate) field: PcField,
+    pub(crate) hold: Option<Piece>,
+    pub(crate) queue: Queue,
     /// Pieces left in the current bag after the queue, as bits; 0 when a fresh bag follows.
-    pub(super) bag: u8,
+    pub(crate) bag: u8,
     /// False right after holding into an empty slot: the new current piece must be placed.
-    pub(super) can_hold: bool,
+    pub(crate) can_hold: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) struct NodeKey {
-    pub(super) field: u128,
-    pub(super) queue: u64,
-    pub(super) hold: u8,
-    pub(super) bag: u8,
+pub(crate) struct NodeKey {
+    pub(crate) field: u128,
+    pub(crate) queue: u64,
+    pub(crate) hold: u8,
+    pub(crate) bag: u8,
 }
 
 impl Node {
     fn key(&self) -> NodeKey {
         NodeKey {
             field: self.field.key(),
-            queue: crate::known::queue_key(self.queue.as_slice()),
+            queue: crate::engine::known::queue_key(self.queue.as_slice()),
             hold: self.hold.map_or(7, |p| p.index() as u8) | (self.can_hold as u8) << 3,
             bag: self.bag,
         }
@@ -72,7 +73,7 @@ impl Node {
 
     /// The pieces the next reveal can give.
     fn drawable(&self) -> u8 {
-        crate::known::drawable(self.bag)
+        crate::engine::known::drawable(self.bag)
     }
 }
 
@@ -90,31 +91,37 @@ fn upper_bound(sum: Ratio, left: u64, share: Ratio) -> Result<Ratio, SolverError
 }
 
 /// The recursive search over one solver's tables.
-pub(super) struct Engine<'a> {
-    pub(super) known: KnownSolver<'a>,
-    pub(super) values: &'a mut AHashMap<NodeKey, Ratio>,
-    pub(super) orders: &'a mut crate::layered::OrderMemo,
-    pub(super) goal: Goal,
-    pub(super) hold: bool,
+pub(crate) struct Expectimax<'a> {
+    pub(crate) known: KnownSolver<'a>,
+    pub(crate) values: &'a mut AHashMap<NodeKey, Ratio>,
+    pub(crate) orders: &'a mut crate::engine::layered::OrderMemo,
+    pub(crate) goal: Goal,
+    pub(crate) hold: bool,
     /// States the tables may hold before they are emptied.
-    pub(super) budget: usize,
+    pub(crate) budget: usize,
     /// New decisions the search may evaluate before it gives up.
-    pub(super) work_limit: Option<u64>,
-    pub(super) work_done: u64,
+    pub(crate) work_limit: Option<u64>,
+    pub(crate) work_done: u64,
     /// Whether root decisions may go to the layered search.
-    pub(super) layered: bool,
+    pub(crate) layered: bool,
     /// Threads a full ranking by the layered search may use.
-    pub(super) threads: usize,
+    pub(crate) threads: usize,
+    /// The graph of the rules' PC fields, when the solver has one: decisions on its
+    /// fields are walked over it instead of searched.
+    pub(crate) graph: Option<&'a PcGraph>,
+    pub(crate) suffixes: &'a mut SuffixMemo,
+    /// Which search valued the root's moves, once one has.
+    pub(crate) answered: Option<Engine>,
 }
 
 /// What [`Engine::best`] finds.
-pub(super) struct BestAtRoot {
+pub(crate) struct BestAtRoot {
     /// The exact value of the best placement.
-    pub(super) value: Ratio,
+    pub(crate) value: Ratio,
     /// The best placement (hold or not), if any is legal.
-    pub(super) chosen: Option<(bool, Placement)>,
+    pub(crate) chosen: Option<(bool, Placement)>,
     /// The value of holding into an empty slot first, when it beats every placement.
-    pub(super) hold_first: Option<Ratio>,
+    pub(crate) hold_first: Option<Ratio>,
 }
 
 /// Where a move leads, before the revealed piece is known.
@@ -136,9 +143,15 @@ impl Afterwards {
     }
 }
 
-impl Engine<'_> {
+impl<'a> Expectimax<'a> {
+    /// Which search valued the root: the graph's walk, the layered search, or (when
+    /// neither did) the depth-first search.
+    pub(crate) fn answered_by(&self) -> Engine {
+        self.answered.unwrap_or(Engine::Search)
+    }
+
     /// The exact value of a decision whose field is not a PC.
-    pub(super) fn value(&mut self, node: &Node) -> Result<Ratio, SolverError> {
+    pub(crate) fn value(&mut self, node: &Node) -> Result<Ratio, SolverError> {
         if self.fully_known(node) {
             let ok = self
                 .known
@@ -228,7 +241,7 @@ impl Engine<'_> {
     /// Every move at the root with its exact value. A hold into an empty slot reveals a
     /// piece before the placement is chosen; its entries give the value of each placement
     /// chosen blind.
-    pub(super) fn rank(
+    pub(crate) fn rank(
         &mut self,
         node: &Node,
     ) -> Result<Vec<(bool, Placement, Ratio)>, SolverError> {
@@ -252,7 +265,7 @@ impl Engine<'_> {
     /// [`super::layered`]), when it applies to the node.
     /// With `best_only`, only the best value is exact: the search stops at the first move
     /// that is certain to make the PC, and the moves it did not reach get 0.
-    pub(super) fn rank_layered(
+    pub(crate) fn rank_layered(
         &mut self,
         node: &Node,
         best_only: bool,
@@ -274,7 +287,8 @@ impl Engine<'_> {
         Some(ranked)
     }
 
-    /// The node as the layered search sees it, when the search is on and applies.
+    /// The node as the layered search sees it, when the graph's walk or the layered
+    /// search (when it is on) answers it.
     fn layered_decision<'n>(&self, node: &'n Node) -> Option<layered::Decision<'n>> {
         let decision = layered::Decision {
             field: node.field,
@@ -283,8 +297,30 @@ impl Engine<'_> {
             bag: node.bag,
             can_hold: node.can_hold,
         };
-        (self.layered && layered::applies(&decision, self.hold, self.goal.lower_clears))
+        let walked = self.graph_root(&decision).is_some();
+        (walked || (self.layered && layered::applies(&decision, self.hold, self.goal.lower_clears)))
             .then_some(decision)
+    }
+
+    /// The decision as a root of the graph's walk, when there is a graph, the field is
+    /// one of its fields and the walk answers the decision.
+    fn graph_root<'q>(
+        &self,
+        decision: &layered::Decision<'q>,
+    ) -> Option<(&'a PcGraph, graph::search::Root<'q>)> {
+        let graph = self.graph?;
+        let root = graph::search::Root {
+            at: graph.find(&decision.field)?,
+            hold: decision
+                .hold
+                .map_or(graph::suffix::NO_HOLD, |p| p.index() as u8),
+            queue: decision.queue,
+            bag: decision.bag,
+            hold_rule: self.hold,
+            can_hold: decision.can_hold,
+            two_line: self.goal.lower_clears,
+        };
+        graph::search::applies(graph, &root).then_some((graph, root))
     }
 
     /// [`layered::root_values`] with this engine's tables and rules.
@@ -295,6 +331,39 @@ impl Engine<'_> {
         only: Option<&[layered::State]>,
         max_states: Option<u64>,
     ) -> Option<layered::RootValues> {
+        if let Some((graph, root)) = self.graph_root(decision) {
+            self.answered = Some(Engine::Graph);
+            // The states asked for, as the graph names them (a state not in the graph
+            // cannot make a PC: it is left out, valued 0).
+            let states: Option<Vec<(u32, u8)>> = only.map(|states| {
+                states
+                    .iter()
+                    .filter_map(|&(key, hold)| {
+                        let (layer, at) = graph.find(&PcField::from_key(key))?;
+                        (layer == root.at.0 + 1).then_some((at, hold))
+                    })
+                    .collect()
+            });
+            let walked = graph::search::move_values(
+                graph,
+                self.suffixes,
+                &root,
+                states.as_deref(),
+                stop_when_certain,
+            )?;
+            let next = root.at.0 + 1;
+            let mut values: ahash::AHashMap<layered::State, u32> = walked
+                .values
+                .into_iter()
+                .map(|((child, hold), won)| ((graph.field(next, child).key(), hold), won as u32))
+                .collect();
+            // A state the graph does not have cannot make a PC.
+            for &state in only.unwrap_or_default() {
+                values.entry(state).or_insert(0);
+            }
+            return Some(layered::RootValues::from_states(values, walked.count));
+        }
+        self.answered = Some(Engine::Layered);
         layered::root_values(
             &self.known,
             self.orders,
@@ -313,7 +382,7 @@ impl Engine<'_> {
     /// the node does not have, get `None`); `None` when the layered search does not apply.
     /// With `max_states`, the moves not valued within that many search states get `None`
     /// too.
-    pub(super) fn values_of(
+    pub(crate) fn values_of(
         &mut self,
         node: &Node,
         wanted: &[(bool, Placement)],
@@ -361,7 +430,7 @@ impl Engine<'_> {
     /// The best placement at the root found with the same cut-offs as below it (only the
     /// winner's value is exact; `None` when there is no legal move), and the value of
     /// holding into an empty slot first when that is better still.
-    pub(super) fn best(&mut self, node: &Node) -> Result<BestAtRoot, SolverError> {
+    pub(crate) fn best(&mut self, node: &Node) -> Result<BestAtRoot, SolverError> {
         let (wanted, ceiling) = self.winnable(node);
         let mut value = Ratio::ZERO;
         let mut chosen = None;
@@ -433,13 +502,13 @@ impl Engine<'_> {
     }
 
     /// Whether the node can hold into an empty slot (which reveals a piece first).
-    pub(super) fn holds_into_empty(&self, node: &Node) -> bool {
+    pub(crate) fn holds_into_empty(&self, node: &Node) -> bool {
         self.hold && node.can_hold && node.hold.is_none()
     }
 
     /// The value of holding into an empty slot: the average over the revealed piece of the
     /// best placement of the new current piece; `None` when it cannot beat `alpha`.
-    pub(super) fn hold_into_empty(
+    pub(crate) fn hold_into_empty(
         &mut self,
         node: &Node,
         alpha: Option<Ratio>,
@@ -605,7 +674,7 @@ mod tests {
     use super::*;
 
     #[test]
-    pub(super) fn queue_advances_by_one() {
+    pub(crate) fn queue_advances_by_one() {
         let q = Queue::new(&[Piece::I, Piece::T, Piece::L]);
         assert_eq!(
             q.advance(Piece::O).as_slice(),

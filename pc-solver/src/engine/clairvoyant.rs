@@ -8,7 +8,7 @@
 //! chance costs too much.
 
 use crate::field::PcField;
-use crate::known::{KnownSolver, drawable, pieces_in};
+use crate::engine::known::{KnownSolver, drawable, pieces_in};
 use pc_srs::Piece;
 
 /// At most this many pieces may be unknown (sets of 7^4 continuations).
@@ -83,7 +83,7 @@ impl KnownSolver<'_> {
         let mut found = Continuations::empty(k);
         let drawable = drawable(bag);
         // What can follow x.
-        let then = |x: Piece| crate::known::drawable(drawable & !(1 << x.index()));
+        let then = |x: Piece| crate::engine::known::drawable(drawable & !(1 << x.index()));
         let mut count = 0;
         match k {
             0 => {
@@ -140,7 +140,7 @@ impl KnownSolver<'_> {
 mod tests {
     use super::*;
     use crate::Rules;
-    use crate::known::{Goal, KnownMemo};
+    use crate::engine::known::{Goal, KnownMemo};
     use pc_bitboard::Board32;
 
     fn queue(text: &str) -> Vec<Piece> {

@@ -1,0 +1,475 @@
+//! The PC field graph: every field on the way from the start of a perfect clear to its end,
+//! with the moves between them, built once per rule set.
+
+mod build;
+mod file;
+mod key;
+pub(crate) mod search;
+pub(crate) mod suffix;
+
+pub use build::{BuildProgress, BuildStage};
+pub use file::FORMAT_VERSION;
+
+use crate::field::PcField;
+use crate::problem::PcProblem;
+use crate::rules::Rules;
+use pc_srs::{DropMode, Orientation, Piece};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+/// The environment variable that names the folder graphs are kept in (see
+/// [`PcGraph::cache_dir`]).
+pub const GRAPH_DIR_VARIABLE: &str = "PC_GRAPH_DIR";
+
+/// The platform's folder for caches.
+#[cfg(not(target_family = "wasm"))]
+fn platform_cache_dir() -> Option<PathBuf> {
+    dirs::cache_dir()
+}
+
+/// A browser has no folders.
+#[cfg(target_family = "wasm")]
+fn platform_cache_dir() -> Option<PathBuf> {
+    None
+}
+
+/// What can go wrong building, saving or loading a graph.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GraphError {
+    /// The build was stopped by its progress callback.
+    #[error("the build was cancelled")]
+    Cancelled,
+    /// A graph starts from a field of at most four rows.
+    #[error("a graph starts from a field of at most 4 rows below the clear line, not {0}")]
+    StartTooHigh(u32),
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file does not start as a graph file does.
+    #[error("not a graph file")]
+    NotAGraph,
+    /// The file was written in another version of the format.
+    #[error("a graph file of format version {found}; this version reads {expected}")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this crate reads.
+        expected: u32,
+    },
+    /// The file was built for other rules (another kick table or drop mode).
+    #[error("a graph built for other rules (id {:016x}, these rules are {:016x})", found.value(), expected.value())]
+    OtherRules {
+        /// The rules of the file.
+        found: RulesId,
+        /// The rules asked for.
+        expected: RulesId,
+    },
+    /// The file ends before its end.
+    #[error("the graph file is truncated")]
+    Truncated,
+    /// The checksum does not match: the file was damaged.
+    #[error("the graph file is damaged (checksum mismatch)")]
+    Checksum,
+    /// A layer has more fields, or a field more edges, than the format holds (2^24 and
+    /// 255).
+    #[error("the graph is too large for its format")]
+    TooLarge,
+    /// The file passed its checksum but does not describe a graph.
+    #[error("the graph file is malformed: {0}")]
+    Malformed(&'static str),
+}
+
+/// An edge: the piece in the top three bits, below them where the child's record starts
+/// in the next layer.
+#[inline]
+pub(crate) fn edge(piece: Piece, child: u32) -> u32 {
+    (piece.index() as u32) << 29 | child
+}
+
+/// Where the record of an edge's child starts.
+#[inline]
+pub(crate) fn edge_child(edge: u32) -> u32 {
+    edge & ((1 << 29) - 1)
+}
+
+/// The piece of an edge.
+#[inline]
+pub(crate) fn edge_piece(edge: u32) -> usize {
+    (edge >> 29) as usize
+}
+
+/// The most fields a layer may have: a field's index takes 24 bits of its record.
+pub(crate) const MAX_FIELDS: usize = 1 << 24;
+
+/// The most edges one field may have: their count takes 8 bits of its record.
+pub(crate) const MAX_EDGES: usize = 255;
+
+/// The fields with a given number of pieces placed, and their edges into the next layer.
+///
+/// A field's edges sit right after a header word in one array, so that reading a field
+/// costs one cache miss: a search touches fields all over the graph. A field is named by
+/// where its record starts; edges name their children that way too.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Layer {
+    /// The fields' keys ([`key::pack`]), ascending, by index.
+    pub(crate) keys: Vec<u64>,
+    /// Where each field's record starts, by index.
+    pub(crate) starts: Vec<u32>,
+    /// Per field: a header (index in the top 24 bits, number of edges in the low 8),
+    /// then its edges, by piece, then child.
+    pub(crate) records: Vec<u32>,
+}
+
+impl Layer {
+    /// The edges of the field whose record starts at `at`.
+    #[inline]
+    pub(crate) fn edges(&self, at: u32) -> &[u32] {
+        let header = self.records[at as usize];
+        let from = at as usize + 1;
+        &self.records[from..from + (header & 0xff) as usize]
+    }
+
+    /// The index of the field whose record starts at `at`.
+    #[inline]
+    pub(crate) fn index(&self, at: u32) -> u32 {
+        self.records[at as usize] >> 8
+    }
+
+    /// The number of fields.
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The number of edges.
+    pub(crate) fn edge_count(&self) -> usize {
+        self.records.len() - self.keys.len()
+    }
+
+    /// Adds a field (keys must come in ascending order) with its edges.
+    pub(crate) fn push(&mut self, key: u64, edges: &[u32]) {
+        let index = self.keys.len() as u32;
+        self.keys.push(key);
+        self.starts.push(self.records.len() as u32);
+        self.records.push(index << 8 | edges.len() as u32);
+        self.records.extend_from_slice(edges);
+    }
+}
+
+/// The rules a graph was built for, as a hash of the moves they allow: the kick table's
+/// offsets and the drop mode (a table's name and its T-spin marks do not change a move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RulesId(u64);
+
+impl RulesId {
+    /// The id of a rule set (hold does not change the fields, so it is not part of it).
+    pub fn of(rules: &Rules) -> RulesId {
+        // FNV-1a over the offsets in a fixed order: the same rules give the same id on
+        // every machine and in every version that keeps this function.
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        let mut eat = |byte: u8| {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x100_0000_01b3);
+        };
+        eat(match rules.drop {
+            DropMode::Soft => 1,
+            DropMode::Hard => 2,
+        });
+        for piece in Piece::ALL {
+            for from in Orientation::ALL {
+                for to in Orientation::ALL {
+                    let kicks = rules.kicks.kicks(piece, from, to);
+                    eat(kicks.len() as u8);
+                    for kick in kicks {
+                        eat(kick.x as u8);
+                        eat(kick.y as u8);
+                    }
+                }
+            }
+        }
+        RulesId(hash)
+    }
+
+    /// The hash.
+    pub fn value(self) -> u64 {
+        self.0
+    }
+}
+
+/// The graph of perfect clears from one start field under one rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PcGraph {
+    pub(crate) rules: RulesId,
+    /// The start field's key.
+    pub(crate) start: u64,
+    /// Layer `k`: the fields with `k` pieces placed since the start.
+    pub(crate) layers: Vec<Layer>,
+}
+
+impl PcGraph {
+    /// Builds the graph of the 4-line perfect clears from the empty field under `rules`
+    /// (minutes: see the crate README for the time and size).
+    pub fn build(rules: &Rules) -> Result<PcGraph, GraphError> {
+        PcGraph::build_with(rules, &mut |_| ControlFlow::Continue(()))
+    }
+
+    /// As [`PcGraph::build`], telling `progress` how far it is; the callback may stop the
+    /// build by returning [`ControlFlow::Break`] ([`GraphError::Cancelled`]).
+    pub fn build_with(
+        rules: &Rules,
+        progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
+    ) -> Result<PcGraph, GraphError> {
+        let empty = PcField::new_unchecked(Default::default(), key::MAX_ROWS);
+        build::build(rules, empty, progress)
+    }
+
+    /// The graph of the perfect clears of a problem's field (at most four rows below its
+    /// clear line), under its rules: a small graph, for tests and for positions whose
+    /// field the graph of the empty field does not reach.
+    ///
+    /// ```
+    /// use pc_solver::{PcProblem, Rules};
+    /// use pc_solver::graph::PcGraph;
+    ///
+    /// // The 2-line PCs from the empty field (five pieces).
+    /// let problem = PcProblem::new("".parse()?, 2, Rules::default())?;
+    /// let graph = PcGraph::build_from(&problem, &mut |_| std::ops::ControlFlow::Continue(()))?;
+    /// assert_eq!(graph.fields_per_layer().len(), 6);
+    /// assert_eq!(graph.fields_per_layer()[5], 1); // the cleared field
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn build_from(
+        problem: &PcProblem,
+        progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
+    ) -> Result<PcGraph, GraphError> {
+        let start = *problem.field();
+        if start.height() > key::MAX_ROWS {
+            return Err(GraphError::StartTooHigh(start.height()));
+        }
+        build::build(problem.rules(), start, progress)
+    }
+
+    /// The name of the file of the graph of `rules` (4-line PCs from the empty field):
+    /// the format version and the rules' id, so that other rules or versions never meet
+    /// each other's files.
+    pub fn file_name(rules: &Rules) -> String {
+        format!(
+            "pc-graph-v{FORMAT_VERSION}-{:016x}.bin",
+            RulesId::of(rules).value()
+        )
+    }
+
+    /// The folder graphs are kept in: `$PC_GRAPH_DIR` when set, else `pc` in the
+    /// platform's cache folder (`$XDG_CACHE_HOME` or `~/.cache` on Linux,
+    /// `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows); `None` when there is
+    /// none.
+    pub fn cache_dir() -> Option<PathBuf> {
+        if let Some(dir) = std::env::var_os(GRAPH_DIR_VARIABLE).filter(|d| !d.is_empty()) {
+            return Some(PathBuf::from(dir));
+        }
+        platform_cache_dir().map(|dir| dir.join("pc"))
+    }
+
+    /// Where the graph of `rules` is kept: [`PcGraph::file_name`] in
+    /// [`PcGraph::cache_dir`].
+    pub fn cache_path(rules: &Rules) -> Option<PathBuf> {
+        PcGraph::cache_dir().map(|dir| dir.join(PcGraph::file_name(rules)))
+    }
+
+    /// The number of fields.
+    pub fn fields(&self) -> u64 {
+        self.layers.iter().map(|l| l.len() as u64).sum()
+    }
+
+    /// The number of edges (a field, a piece and a field one placement of it makes).
+    pub fn transitions(&self) -> u64 {
+        self.layers.iter().map(|l| l.edge_count() as u64).sum()
+    }
+
+    /// The fields of each layer (pieces placed since the start).
+    pub fn fields_per_layer(&self) -> Vec<u64> {
+        self.layers.iter().map(|l| l.len() as u64).collect()
+    }
+
+    /// The rules the graph was built for.
+    pub fn rules_id(&self) -> RulesId {
+        self.rules
+    }
+
+    /// Writes the graph to `path`, whole or not at all (a temporary file beside it is
+    /// renamed over it once complete).
+    pub fn save(&self, path: &std::path::Path) -> Result<(), GraphError> {
+        file::save(self, path)
+    }
+
+    /// Reads a graph written by [`PcGraph::save`] for `rules`. A missing, truncated,
+    /// damaged, other-version or other-rules file is an error.
+    pub fn load(path: &std::path::Path, rules: &Rules) -> Result<PcGraph, GraphError> {
+        file::load(path, RulesId::of(rules))
+    }
+
+    /// Checks what the file format cannot: every layer holds fields of its own number of
+    /// pieces, every field but the last layer's has an edge, the first layer is the start.
+    fn check(&self) -> Result<(), GraphError> {
+        let malformed = GraphError::Malformed;
+        let start = key::unpack(self.start);
+        let needed = start.pieces_needed() as usize;
+        if self.layers.len() != needed + 1 {
+            return Err(malformed("the number of layers"));
+        }
+        if self.layers[0].keys != [self.start] {
+            return Err(malformed("the first layer"));
+        }
+        for (k, layer) in self.layers.iter().enumerate() {
+            let last = k == needed;
+            for (&key, &at) in layer.keys.iter().zip(&layer.starts) {
+                if key::pieces_needed(key) as usize != needed - k {
+                    return Err(malformed("a field in the wrong layer"));
+                }
+                if last != layer.edges(at).is_empty() {
+                    return Err(malformed("a field's edges"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The 2-line PC on the way to a 4-line one (two rows cleared, nothing left), when
+    /// the graph has it.
+    pub(crate) fn two_line_field(&self) -> Option<(usize, u32)> {
+        self.find(&PcField::new_unchecked(Default::default(), 2))
+    }
+
+    /// The field whose record starts at `at` in layer `layer`.
+    pub(crate) fn field(&self, layer: usize, at: u32) -> PcField {
+        let layer = &self.layers[layer];
+        key::unpack(layer.keys[layer.index(at) as usize])
+    }
+
+    /// Where a field is: its layer and where its record starts, when the graph has it.
+    pub(crate) fn find(&self, field: &PcField) -> Option<(usize, u32)> {
+        if field.height() > key::MAX_ROWS {
+            return None;
+        }
+        let key = key::pack(field);
+        let layer = key::pieces_needed(self.start).checked_sub(field.pieces_needed())? as usize;
+        let layer_fields = self.layers.get(layer)?;
+        let index = layer_fields.keys.binary_search(&key).ok()?;
+        Some((layer, layer_fields.starts[index]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::SevenBag;
+    use crate::engine::known::{Goal, KnownMemo, KnownSolver};
+    use crate::engine::layered::{self, Decision, OrderMemo};
+
+    fn small_graph(rules: &Rules, text: &str, height: u32) -> PcGraph {
+        let problem = PcProblem::new(text.parse().unwrap(), height, rules.clone()).unwrap();
+        PcGraph::build_from(&problem, &mut |_| ControlFlow::Continue(())).unwrap()
+    }
+
+    /// Every move's value by the graph and by the layered search, on seeded positions
+    /// reached from the graph's start field; returns how many moves were compared.
+    fn compare_with_layered(
+        graph: &PcGraph,
+        rules: &Rules,
+        in_view: usize,
+        seeds: std::ops::Range<u64>,
+    ) -> usize {
+        let mut compared = 0;
+        let start = key::unpack(graph.start);
+        for seed in seeds {
+            let mut bag = SevenBag::new(seed);
+            // Skip a seeded number of pieces so that bag states vary.
+            for _ in 0..seed % 7 {
+                bag.next_piece();
+            }
+            let pieces: Vec<Piece> = (0..in_view + 1).map(|_| bag.next_piece()).collect();
+            let (hold, queue) = if rules.hold {
+                (Some(pieces[0]), &pieces[1..])
+            } else {
+                (None, &pieces[..in_view])
+            };
+            let bag_bits = bag.bag_state().remaining().bits();
+            let root = search::Root {
+                at: (0, graph.layers[0].starts[0]),
+                hold: hold.map_or(suffix::NO_HOLD, |p| p.index() as u8),
+                queue,
+                bag: bag_bits,
+                hold_rule: rules.hold,
+                can_hold: true,
+                two_line: false,
+            };
+            let mut memo = suffix::SuffixMemo::default();
+            let by_graph = search::move_values(graph, &mut memo, &root, None, false)
+                .expect("the walk applies");
+            let mut known_memo = KnownMemo::default();
+            let known = KnownSolver::new(
+                rules.generator(),
+                rules.hold,
+                Goal {
+                    lower_clears: false,
+                },
+                &mut known_memo,
+            );
+            let mut orders = OrderMemo::default();
+            let decision = Decision {
+                field: start,
+                hold,
+                queue,
+                bag: bag_bits,
+                can_hold: true,
+            };
+            let by_layers = layered::root_values(
+                &known,
+                &mut orders,
+                &decision,
+                rules.hold,
+                false,
+                false,
+                None,
+                None,
+                1,
+            )
+            .expect("the layered search applies");
+            assert_eq!(by_graph.count, by_layers.count);
+            let next = &graph.layers[1];
+            let graph_values: std::collections::BTreeMap<(u128, u8), u64> = by_graph
+                .values
+                .iter()
+                .filter(|&(_, &v)| v > 0)
+                .map(|(&(at, h), &v)| {
+                    (
+                        (key::unpack(next.keys[next.index(at) as usize]).key(), h),
+                        v,
+                    )
+                })
+                .collect();
+            let layer_values: std::collections::BTreeMap<(u128, u8), u64> =
+                by_layers.states().filter(|&(_, v)| v > 0).collect();
+            assert_eq!(graph_values, layer_values, "seed {seed}: {pieces:?}");
+            compared += graph_values.len();
+        }
+        compared
+    }
+
+    #[test]
+    fn the_walk_equals_the_layered_search() {
+        let rules = Rules::default();
+        let graph = small_graph(&rules, "##......../##......../##......../##........", 4);
+        let mut compared = 0;
+        for in_view in [4, 5] {
+            compared += compare_with_layered(&graph, &rules, in_view, 0..20);
+        }
+        assert!(compared > 100, "{compared}");
+    }
+}

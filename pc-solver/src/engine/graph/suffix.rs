@@ -1,0 +1,161 @@
+//! The queues that finish a field: for a field with `p` pieces left and a piece in hold
+//! (or none, without the hold rule), the set of every queue of `p` pieces that makes a PC.
+//!
+//! Queues are indexed in base 8, first piece most significant, so the queues starting
+//! with a given piece are an aligned block of the set: for `p = 1` bit `u`; for `p = 2`
+//! byte `u`; for `p = 3` word `u`. With hold, the first piece placed is the queue's first
+//! (the held one stays) or the held one (the queue's first goes to hold):
+//!
+//! ```text
+//! finish(f, h)[u, rest] = some child c of f by u with finish(c, h)[rest]
+//!                      or some child c of f by h with finish(c, u)[rest]
+//! ```
+//!
+//! These sets depend on the field and the hold alone (not on the bag or the pieces in
+//! view), so one table serves every decision on the graph. The tables are dense, by
+//! field index and hold slot, and filled as fields are met.
+
+use super::{PcGraph, edge_child, edge_piece};
+
+/// The empty hold slot (without the hold rule).
+pub(crate) const NO_HOLD: u8 = 7;
+
+/// A slot of a table of sets of one or two pieces that is not filled yet (no real set
+/// has bit 63: piece indices stop at 6).
+const UNKNOWN: u64 = u64::MAX;
+
+/// Remembered sets of queues of one to three pieces, for the fields of one graph.
+#[derive(Default)]
+pub(crate) struct SuffixMemo {
+    /// By layer: for each field and hold slot (`8 * field + hold`), the set of queues of
+    /// one or two pieces, or [`UNKNOWN`].
+    small: Vec<Vec<u64>>,
+    /// By layer: for each field, the offset in `sets` of its sets of queues of three
+    /// pieces for every hold slot (see [`SuffixMemo::three`]), or `u32::MAX`.
+    three: Vec<Vec<u32>>,
+    sets: Vec<u64>,
+}
+
+impl SuffixMemo {
+    /// Forgets every set.
+    pub(crate) fn clear(&mut self) {
+        *self = SuffixMemo::default();
+    }
+
+    /// Bytes the tables take.
+    pub(crate) fn bytes(&self) -> usize {
+        8 * (self.small.iter().map(Vec::len).sum::<usize>() + self.sets.len())
+            + 4 * self.three.iter().map(Vec::len).sum::<usize>()
+    }
+
+    /// The queues of one or two pieces that finish field `field` of layer `layer` (with
+    /// `p` pieces left) with `hold` in the slot ([`NO_HOLD`] without the hold rule).
+    pub(crate) fn small(
+        &mut self,
+        graph: &PcGraph,
+        layer: usize,
+        field: u32,
+        hold: u8,
+        p: usize,
+    ) -> u64 {
+        debug_assert!(p == 1 || p == 2);
+        let slot = 8 * graph.layers[layer].index(field) as usize + hold as usize;
+        if let Some(&set) = self.small.get(layer).and_then(|t| t.get(slot)) {
+            if set != UNKNOWN {
+                return set;
+            }
+        }
+        let edges = graph.layers[layer].edges(field);
+        let set = if p == 1 {
+            let mut fits = 0u64;
+            for &e in edges {
+                fits |= 1 << edge_piece(e);
+            }
+            if hold != NO_HOLD && fits >> hold & 1 == 1 {
+                0x7f
+            } else {
+                fits
+            }
+        } else {
+            let mut set = 0u64;
+            for &e in edges {
+                let piece = edge_piece(e) as u8;
+                let child = edge_child(e);
+                // Placing the queue's first piece `piece` keeps the hold; placing the held
+                // piece holds the queue's first, whatever it is.
+                set |= self.small(graph, layer + 1, child, hold, 1) << (8 * piece);
+                if hold != NO_HOLD && piece == hold {
+                    for u in 0..7u8 {
+                        if u != hold {
+                            set |= self.small(graph, layer + 1, child, u, 1) << (8 * u);
+                        }
+                    }
+                }
+            }
+            set
+        };
+        let table = table_for(&mut self.small, layer, graph, UNKNOWN);
+        table[slot] = set;
+        set
+    }
+
+    /// The queues of three pieces that finish a field of layer `layer`, for every hold
+    /// slot: eight words per slot (word `u` for the queues starting with `u`), slot
+    /// `hold` at words `8 * hold..8 * hold + 8`. Made for every slot at once the first
+    /// time the field is met, so that the slots a decision reads together are together.
+    pub(crate) fn three(&mut self, graph: &PcGraph, layer: usize, field: u32) -> &[u64] {
+        let index = graph.layers[layer].index(field) as usize;
+        let known = self
+            .three
+            .get(layer)
+            .and_then(|t| t.get(index))
+            .is_some_and(|&at| at != u32::MAX);
+        if !known {
+            let mut record = [0u64; 64];
+            for &e in graph.layers[layer].edges(field) {
+                let piece = edge_piece(e) as u8;
+                let child = edge_child(e);
+                // With `hold` in the slot: the queue's first piece `piece` placed.
+                for hold in 0..8u8 {
+                    record[8 * hold as usize + piece as usize] |=
+                        self.small(graph, layer + 1, child, hold, 2);
+                }
+                // The held piece `piece` placed, the queue's first `u` held instead.
+                for u in 0..7u8 {
+                    if u != piece {
+                        record[8 * piece as usize + u as usize] |=
+                            self.small(graph, layer + 1, child, u, 2);
+                    }
+                }
+            }
+            let at = self.sets.len();
+            self.sets.extend_from_slice(&record);
+            if self.three.len() <= layer {
+                self.three.resize_with(layer + 1, Vec::new);
+            }
+            if self.three[layer].is_empty() {
+                self.three[layer] = vec![u32::MAX; graph.layers[layer].len()];
+            }
+            self.three[layer][index] = at as u32;
+        }
+        let at = self.three[layer][index] as usize;
+        &self.sets[at..at + 64]
+    }
+}
+
+/// The dense table of layer `layer` (eight slots a field), made on first use.
+fn table_for<'t, T: Clone>(
+    tables: &'t mut Vec<Vec<T>>,
+    layer: usize,
+    graph: &PcGraph,
+    empty: T,
+) -> &'t mut Vec<T> {
+    if tables.len() <= layer {
+        tables.resize_with(layer + 1, Vec::new);
+    }
+    let table = &mut tables[layer];
+    if table.is_empty() {
+        *table = vec![empty; 8 * graph.layers[layer].len()];
+    }
+    table
+}

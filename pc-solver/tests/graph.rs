@@ -1,0 +1,264 @@
+//! The PC field graph against the searches it stands in for: a solver with a graph ranks
+//! every move with the same chance as one without (the layered search, or the depth-first
+//! search with 2-line PCs), on small graphs built here, under SRS, SRS+, hard drop and
+//! without hold. The full 4-line graphs are checked the same way on random starts of a PC
+//! by the ignored `first_decisions_equal_the_layered_search`.
+
+use pc_solver::graph::{GraphError, PcGraph};
+use pc_solver::{Engine, PcProblem, Piece, Position, Recommendation, Rules, Solver};
+use pc_srs::{DropMode, KickTable};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+fn pieces(s: &str) -> Vec<Piece> {
+    s.chars().map(|c| Piece::from_char(c).unwrap()).collect()
+}
+
+fn graph_of(text: &str, clear_line: u32, rules: &Rules) -> Arc<PcGraph> {
+    let problem = PcProblem::new(text.parse().unwrap(), clear_line, rules.clone()).unwrap();
+    Arc::new(PcGraph::build_from(&problem, &mut |_| ControlFlow::Continue(())).unwrap())
+}
+
+/// A 7-bag stream from a seed (xorshift), as the pieces of consecutive bags.
+fn stream(seed: u64, length: usize) -> Vec<Piece> {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = Vec::new();
+    while out.len() < length {
+        let mut bag = Piece::ALL.to_vec();
+        while !bag.is_empty() {
+            let i = (next() % bag.len() as u64) as usize;
+            out.push(bag.remove(i));
+        }
+    }
+    out
+}
+
+/// The position at `phase` pieces into a seeded stream: hold (with the hold rule), the
+/// current piece, `preview` pieces, and the rest of their bag.
+fn position(
+    field: &str,
+    clear_line: u32,
+    seed: u64,
+    phase: usize,
+    preview: usize,
+    hold: bool,
+) -> Position {
+    let all = stream(seed, 28);
+    let first = phase % 7;
+    let start = first + hold as usize;
+    let queue = &all[start..start + 1 + preview];
+    let seen = start + 1 + preview;
+    let bag_start = seen - seen % 7;
+    let bag: pc_bag::PieceSet = all[seen..bag_start + 7].iter().copied().collect();
+    Position::new(field.parse().unwrap(), queue[0])
+        .with_clear_line(clear_line)
+        .with_hold(hold.then(|| all[first]))
+        .with_preview(&queue[1..])
+        .with_bag(bag)
+}
+
+/// The recommendation without the engine that made it.
+fn values(r: &Recommendation) -> (String, Vec<(bool, String, String)>) {
+    let moves = r
+        .moves
+        .iter()
+        .map(|m| (m.hold, format!("{:?}", m.placement), m.chance.to_string()))
+        .collect();
+    (r.chance.to_string(), moves)
+}
+
+/// Ranks positions with and without the graph; returns how many moves agreed.
+fn compare(graph: &Arc<PcGraph>, rules: &Rules, positions: &[Position], two_line: bool) -> usize {
+    let mut compared = 0;
+    for position in positions {
+        let preview = position.preview.len();
+        let mut with = Solver::new(rules.clone())
+            .with_preview(preview)
+            .unwrap()
+            .with_two_line(two_line)
+            .with_graph(graph.clone())
+            .unwrap();
+        let mut without = Solver::new(rules.clone())
+            .with_preview(preview)
+            .unwrap()
+            .with_two_line(two_line);
+        let a = with.recommend(position).unwrap();
+        let b = without.recommend(position).unwrap();
+        assert_eq!(a.engine, Engine::Graph, "{position:?}");
+        assert_ne!(b.engine, Engine::Graph);
+        assert_eq!(values(&a), values(&b), "{position:?}");
+        assert_eq!(with.chance(position).unwrap(), b.chance, "{position:?}");
+        assert_eq!(
+            with.best_move(position).unwrap().chance,
+            b.chance,
+            "{position:?}"
+        );
+        compared += a.moves.len();
+    }
+    compared
+}
+
+const EIGHT_LEFT: &str = "##......../##......../##......../##........";
+
+#[test]
+fn the_graph_ranks_as_the_layered_search_does() {
+    for rules in [
+        Rules::default(),
+        Rules {
+            kicks: KickTable::srs_plus(),
+            ..Rules::default()
+        },
+        Rules {
+            drop: DropMode::Hard,
+            ..Rules::default()
+        },
+    ] {
+        let graph = graph_of(EIGHT_LEFT, 4, &rules);
+        // Preview 4 and 5 with the hold: four and three pieces not revealed yet.
+        let positions: Vec<Position> = (0..6)
+            .map(|seed| {
+                position(
+                    EIGHT_LEFT,
+                    4,
+                    seed,
+                    seed as usize * 3,
+                    4 + seed as usize % 2,
+                    true,
+                )
+            })
+            .collect();
+        let compared = compare(&graph, &rules, &positions, false);
+        assert!(compared > 100, "{compared}");
+    }
+}
+
+#[test]
+fn the_graph_ranks_as_the_search_does_without_hold() {
+    let rules = Rules::without_hold();
+    let graph = graph_of(EIGHT_LEFT, 4, &rules);
+    let positions: Vec<Position> = (0..4)
+        .map(|seed| position(EIGHT_LEFT, 4, seed, seed as usize, 5, false))
+        .collect();
+    assert!(compare(&graph, &rules, &positions, false) > 30);
+}
+
+#[test]
+fn a_two_line_pc_on_the_way_counts_when_asked() {
+    // Two pieces fill the bottom rows: a 2-line PC on the way to the 4-line one.
+    let field = "........../........../######..../######....";
+    let rules = Rules::default();
+    let graph = graph_of(field, 4, &rules);
+    let positions: Vec<Position> = (0..4)
+        .map(|seed| {
+            position(
+                field,
+                4,
+                seed,
+                seed as usize * 2,
+                4 + seed as usize % 2,
+                true,
+            )
+        })
+        .collect();
+    assert!(compare(&graph, &rules, &positions, true) > 20);
+    assert!(compare(&graph, &rules, &positions, false) > 20);
+}
+
+#[test]
+fn fields_the_graph_does_not_have_go_to_the_searches() {
+    let rules = Rules::default();
+    let graph = graph_of(EIGHT_LEFT, 4, &rules);
+    let mut solver = Solver::new(rules).with_graph(graph).unwrap();
+    // The PCO field is not on the way from the graph's start.
+    let pco = Position::new(
+        "##.....###/###....###/####...###/###....###"
+            .parse()
+            .unwrap(),
+        Piece::T,
+    )
+    .with_hold(Some(Piece::I))
+    .with_preview(&pieces("LOSJZ"));
+    let r = solver.recommend(&pco).unwrap();
+    assert_ne!(r.engine, Engine::Graph);
+    assert!(r.chance.is_one());
+    // Nor is an empty hold slot a shape the walk takes.
+    let empty_hold = position(EIGHT_LEFT, 4, 1, 0, 5, false);
+    assert_ne!(solver.recommend(&empty_hold).unwrap().engine, Engine::Graph);
+}
+
+#[test]
+fn a_graph_of_other_rules_is_refused() {
+    let graph = graph_of(EIGHT_LEFT, 4, &Rules::default());
+    let srs_plus = Rules {
+        kicks: KickTable::srs_plus(),
+        ..Rules::default()
+    };
+    assert!(matches!(
+        Solver::new(srs_plus).with_graph(graph),
+        Err(GraphError::OtherRules { .. })
+    ));
+}
+
+/// Random starts of a PC on the full graphs of SRS, SRS+ and hard drop (built into, or
+/// read from, the cache folder: `PC_GRAPH_DIR`): every move's chance with the graph equals
+/// the layered search's. `PC_STARTS` sets how many (500 by default), `PC_PART=k/n` runs
+/// every n-th from the k-th.
+///
+/// `cargo test -p pc-solver --release --test graph -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn first_decisions_equal_the_layered_search() {
+    let starts: usize = std::env::var("PC_STARTS").map_or(500, |s| s.parse().unwrap());
+    let (part, parts) = std::env::var("PC_PART").map_or((0, 1), |s| {
+        let (k, n) = s.split_once('/').unwrap();
+        (k.parse().unwrap(), n.parse().unwrap())
+    });
+    let rule_sets = [
+        Rules::default(),
+        Rules {
+            kicks: KickTable::srs_plus(),
+            ..Rules::default()
+        },
+        Rules {
+            drop: DropMode::Hard,
+            ..Rules::default()
+        },
+    ];
+    let graphs: Vec<Arc<PcGraph>> = rule_sets
+        .iter()
+        .map(|rules| {
+            let path = PcGraph::cache_path(rules).expect("a cache folder (set PC_GRAPH_DIR)");
+            Arc::new(PcGraph::load(&path, rules).unwrap_or_else(|_| {
+                let graph = PcGraph::build(rules).unwrap();
+                graph.save(&path).unwrap();
+                graph
+            }))
+        })
+        .collect();
+    let mut moves = 0;
+    for i in (part..starts).step_by(parts) {
+        let which = i % rule_sets.len();
+        // A start of a PC: the empty field, a piece carried in hold, six in view, at a
+        // seeded phase of the bag.
+        let start = position("", 4, 1000 + i as u64, i * 5, 5, true);
+        let started = std::time::Instant::now();
+        moves += compare(
+            &graphs[which],
+            &rule_sets[which],
+            std::slice::from_ref(&start),
+            false,
+        );
+        eprintln!(
+            "start {i} ({which}): {:?} agreed in {:?}",
+            start.queue(),
+            started.elapsed()
+        );
+    }
+    assert!(moves > 0);
+}
