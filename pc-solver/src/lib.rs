@@ -18,7 +18,6 @@ pub mod search;
 mod solver;
 
 pub use engine::{automaton, graph};
-pub use solver::{BestMove, Engine, RankedMove, Recommendation, Solver};
 pub use error::SolverError;
 pub use field::PcField;
 pub use pc_srs::{Orientation, Piece};
@@ -28,6 +27,7 @@ pub use position::Position;
 pub use problem::PcProblem;
 pub use rules::Rules;
 pub use search::{Searcher, Solution, Step};
+pub use solver::{BestMove, Engine, RankedMove, Recommendation, Solver};
 
 /// The threads a search splits its work into unless told otherwise: the machine's with
 /// the `parallel` feature, else one (the default build stays single-threaded, as wasm

@@ -3,9 +3,9 @@
 //! clear when the whole sequence is known.
 
 use crate::engine::automaton::Automaton;
-use crate::error::SolverError;
 use crate::engine::known::{Goal, KnownMemo, KnownSolver};
 use crate::engine::layered::{OrderMemo, clairvoyant_answers};
+use crate::error::SolverError;
 use crate::problem::PcProblem;
 use crate::search::Searcher;
 use pc_bag::{PatternSet, searching_sequences};

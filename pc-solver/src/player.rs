@@ -35,16 +35,16 @@
 //!   [`Evaluator`] plays until the field is low and clean again
 //!   ([`handoff_clear_line`]), and the next PC starts there.
 
-use crate::solver::Solver;
 use crate::carry::{cycle_phase, placed_mod_7};
 use crate::engine::clairvoyant::MAX_UNKNOWN;
+use crate::engine::known::{Goal, KnownMemo, KnownSolver};
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::game::{GameView, Move, Player, Rng};
 use crate::heuristic::{Evaluator, TSpin, handoff_clear_line};
-use crate::engine::known::{Goal, KnownMemo, KnownSolver};
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::solver::Solver;
 use ahash::AHashSet;
 use pc_bag::{BagState, PieceSet, Ratio};
 use pc_bitboard::Board32;

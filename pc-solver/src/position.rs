@@ -1,7 +1,7 @@
 //! [`Position`]: what a player sees when a piece is about to be placed.
 
-use crate::solver::RankedMove;
 use crate::error::SolverError;
+use crate::solver::RankedMove;
 use pc_bag::{BagState, PieceSet};
 use pc_bitboard::Board32;
 use pc_srs::Piece;

@@ -2,8 +2,8 @@
 //! hold, remembering the outcome of every (field, hold, pieces left) state it met so
 //! that many queues searched from one field share the work.
 
-use crate::field::PcField;
 use crate::engine::known::{Goal, KnownMemo, KnownSolver, placements_toward_pc, turns};
+use crate::field::PcField;
 use crate::problem::PcProblem;
 use pc_bitboard::Board32;
 use pc_srs::{Piece, Placement};

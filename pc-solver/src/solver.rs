@@ -16,16 +16,16 @@
 //! in one walk over the states the pieces in view reach.
 
 use crate::carry::{best_carry, cycle_phase, placed_mod_7};
-use crate::error::SolverError;
-use crate::fumen::Fumen;
+use crate::engine::expectimax::{Expectimax, Node, NodeKey, Queue};
 use crate::engine::graph::{GraphError, PcGraph, RulesId, suffix::SuffixMemo};
 use crate::engine::known::{Goal, KnownMemo, KnownSolver};
+use crate::error::SolverError;
+use crate::fumen::Fumen;
 use crate::position::Position;
 use crate::problem::PcProblem;
 use crate::rules::Rules;
 use crate::search::Searcher;
 use ahash::AHashMap;
-use crate::engine::expectimax::{Expectimax, Node, NodeKey, Queue};
 use pc_bag::{BagState, Ratio};
 use pc_srs::{Path, Piece, Placement};
 
@@ -264,7 +264,7 @@ impl Solver {
     ///
     /// ```
     /// use pc_bag::PieceSet;
-    /// use pc_solver::{Position, Rules, Solver};
+    /// use pc_solver::{Engine, Position, Rules, Solver};
     /// use pc_solver::Piece::*;
     ///
     /// // 7 pieces left, 3 in view after the hold: 3 pieces unknown.
@@ -278,7 +278,8 @@ impl Solver {
     ///     .with_preview(3)?
     ///     .with_layered(false)
     ///     .recommend(&position)?;
-    /// assert_eq!(layered, depth_first);
+    /// assert_eq!((layered.chance, &layered.moves), (depth_first.chance, &depth_first.moves));
+    /// assert_eq!((layered.engine, depth_first.engine), (Engine::Layered, Engine::Search));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_layered(mut self, layered: bool) -> Solver {

@@ -835,10 +835,12 @@ fn the_layered_search_equals_the_depth_first_search() {
             let stream = bag_stream(seed * 31 + i as u64);
             let position = from_stream(field, &stream, (seed as usize * 3 + i) % 7, hold, preview);
             let layered = solver(&rules, preview, false).recommend(&position).unwrap();
-            let depth_first = solver(&rules, preview, false)
+            let mut depth_first = solver(&rules, preview, false)
                 .with_layered(false)
                 .recommend(&position)
                 .unwrap();
+            assert_eq!(depth_first.engine, pc_solver::Engine::Search);
+            depth_first.engine = layered.engine;
             assert_eq!(layered, depth_first, "{position:?}");
             assert_eq!(
                 solver(&rules, preview, false).chance(&position).unwrap(),

@@ -6,8 +6,8 @@
 //! so fields that finish with the same words share one node. A queue with hold is
 //! checked by walking its hold orders through the graph ([`Automaton::accepts_with_hold`]).
 
-use crate::field::PcField;
 use crate::engine::known::placements_toward_pc;
+use crate::field::PcField;
 use ahash::AHashMap;
 use pc_srs::{MoveGenerator, Piece};
 

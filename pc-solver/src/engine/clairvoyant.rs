@@ -7,8 +7,8 @@
 //! is long; [`crate::PcPlayer`] ranks its first moves of a PC by it, where the exact
 //! chance costs too much.
 
-use crate::field::PcField;
 use crate::engine::known::{KnownSolver, drawable, pieces_in};
+use crate::field::PcField;
 use pc_srs::Piece;
 
 /// At most this many pieces may be unknown (sets of 7^4 continuations).

@@ -1,12 +1,12 @@
 //! The expectimax behind [`super::Solver`]: decisions, reveals and their bounds over the
 //! solver's tables.
 
-use crate::solver::{Engine, MAX_QUEUE};
-use crate::error::SolverError;
-use crate::field::PcField;
 use crate::engine::graph::{self, PcGraph, suffix::SuffixMemo};
 use crate::engine::known::{Goal, KnownSolver, pieces_in};
 use crate::engine::layered;
+use crate::error::SolverError;
+use crate::field::PcField;
+use crate::solver::{Engine, MAX_QUEUE};
 use ahash::AHashMap;
 use pc_bag::Ratio;
 use pc_srs::{Piece, Placement};

@@ -25,8 +25,8 @@
 //! The clairvoyant question (sfinder's `percent`: is there a PC with the whole queue known?)
 //! is the same walk with every layer taking the union, over any set of continuations.
 
-use crate::field::PcField;
 use crate::engine::known::{KnownSolver, cover_check, drawable};
+use crate::field::PcField;
 use ahash::AHashMap;
 use pc_srs::Piece;
 use pc_zdd_graph::PieceCounts;

@@ -15,8 +15,8 @@
 
 use super::key::{MAX_ROWS, pack, unpack};
 use super::{GraphError, Layer, PcGraph, RulesId};
-use crate::field::PcField;
 use crate::engine::known::{cover_check, placements_toward_pc};
+use crate::field::PcField;
 use crate::rules::Rules;
 use ahash::{AHashMap, AHashSet};
 use pc_srs::{MoveGenerator, Piece};

@@ -368,9 +368,9 @@ impl PcGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::SevenBag;
     use crate::engine::known::{Goal, KnownMemo, KnownSolver};
     use crate::engine::layered::{self, Decision, OrderMemo};
+    use crate::game::SevenBag;
 
     fn small_graph(rules: &Rules, text: &str, height: u32) -> PcGraph {
         let problem = PcProblem::new(text.parse().unwrap(), height, rules.clone()).unwrap();

@@ -234,6 +234,14 @@ impl Space {
     }
 }
 
+/// The number of bits of each byte of `word`, in that byte.
+#[inline]
+fn byte_popcounts(word: u64) -> u64 {
+    let pairs = word - (word >> 1 & 0x5555_5555_5555_5555);
+    let nibbles = (pairs & 0x3333_3333_3333_3333) + (pairs >> 2 & 0x3333_3333_3333_3333);
+    (nibbles + (nibbles >> 4)) & 0x0f0f_0f0f_0f0f_0f0f
+}
+
 /// A set's place: an offset in the walk's arena, or empty.
 const EMPTY: u32 = u32::MAX;
 
@@ -411,9 +419,8 @@ impl<'g, 's> Walk<'g, 's> {
             let piece = edge_piece(e) as u8;
             let child = edge_child(e);
             if m == 4 {
-                let record = self.suffixes.three(graph, layer + 1, child);
                 // The first unknown piece placed (the hold stays): its block.
-                let kept = &record[8 * held as usize..8 * held as usize + 8];
+                let kept = self.suffixes.three(graph, layer + 1, child, held);
                 for (a, s) in after[piece as usize].iter_mut().zip(kept) {
                     *a |= s;
                 }
@@ -421,7 +428,7 @@ impl<'g, 's> Walk<'g, 's> {
                 if swaps && piece == held {
                     for &u in &self.space.firsts {
                         if u != held {
-                            let swapped = &record[8 * u as usize..8 * u as usize + 8];
+                            let swapped = self.suffixes.three(graph, layer + 1, child, u);
                             for (a, s) in after[u as usize].iter_mut().zip(swapped) {
                                 *a |= s;
                             }
@@ -471,11 +478,16 @@ impl<'g, 's> Walk<'g, 's> {
                     let mut set = std::mem::take(&mut self.below);
                     set.iter_mut().for_each(|w| *w = 0);
                     self.add_wins(k + 1, child, &mut set);
-                    for (best, &(start, end)) in row.iter_mut().zip(&self.space.runs[k - 1]) {
-                        let count: u32 = (start..end)
-                            .map(|g| (set[g as usize / 8] >> (8 * (g % 8)) & 0xff).count_ones())
-                            .sum();
-                        *best = (*best).max(count);
+                    // A prefix of `m - 1` pieces is one byte of the set: its count is the
+                    // byte's popcount, taken for eight bytes at once.
+                    for (i, &word) in set.iter().enumerate() {
+                        if word == 0 {
+                            continue;
+                        }
+                        let counts = byte_popcounts(word);
+                        for (j, best) in row[8 * i..].iter_mut().take(8).enumerate() {
+                            *best = (*best).max((counts >> (8 * j) & 0xff) as u32);
+                        }
                     }
                     self.below = set;
                 } else {

@@ -99,47 +99,54 @@ impl SuffixMemo {
         set
     }
 
-    /// The queues of three pieces that finish a field of layer `layer`, for every hold
-    /// slot: eight words per slot (word `u` for the queues starting with `u`), slot
-    /// `hold` at words `8 * hold..8 * hold + 8`. Made for every slot at once the first
-    /// time the field is met, so that the slots a decision reads together are together.
-    pub(crate) fn three(&mut self, graph: &PcGraph, layer: usize, field: u32) -> &[u64] {
+    /// The queues of three pieces that finish a field of layer `layer` with `hold` in the
+    /// slot: eight words, word `u` for the queues starting with `u` (word 7 empty).
+    ///
+    /// A field's sets for every hold slot sit together (eight words a slot), so that the
+    /// slots a decision reads together share cache lines; each slot is made the first time
+    /// it is asked for (bit 63 of its word 7, which no queue uses, says it is made).
+    pub(crate) fn three(
+        &mut self,
+        graph: &PcGraph,
+        layer: usize,
+        field: u32,
+        hold: u8,
+    ) -> [u64; 8] {
+        const MADE: u64 = 1 << 63;
         let index = graph.layers[layer].index(field) as usize;
-        let known = self
-            .three
-            .get(layer)
-            .and_then(|t| t.get(index))
-            .is_some_and(|&at| at != u32::MAX);
-        if !known {
-            let mut record = [0u64; 64];
+        if self.three.len() <= layer {
+            self.three.resize_with(layer + 1, Vec::new);
+        }
+        if self.three[layer].is_empty() {
+            self.three[layer] = vec![u32::MAX; graph.layers[layer].len()];
+        }
+        if self.three[layer][index] == u32::MAX {
+            self.three[layer][index] = self.sets.len() as u32;
+            self.sets.extend_from_slice(&[0; 64]);
+        }
+        let at = self.three[layer][index] as usize + 8 * hold as usize;
+        if self.sets[at + 7] & MADE == 0 {
+            let mut slot = [0u64; 8];
             for &e in graph.layers[layer].edges(field) {
                 let piece = edge_piece(e) as u8;
                 let child = edge_child(e);
-                // With `hold` in the slot: the queue's first piece `piece` placed.
-                for hold in 0..8u8 {
-                    record[8 * hold as usize + piece as usize] |=
-                        self.small(graph, layer + 1, child, hold, 2);
-                }
-                // The held piece `piece` placed, the queue's first `u` held instead.
-                for u in 0..7u8 {
-                    if u != piece {
-                        record[8 * piece as usize + u as usize] |=
-                            self.small(graph, layer + 1, child, u, 2);
+                // The queue's first piece placed, the hold kept.
+                slot[piece as usize] |= self.small(graph, layer + 1, child, hold, 2);
+                // The held piece placed, the queue's first (any other) held instead.
+                if hold != NO_HOLD && piece == hold {
+                    for u in 0..7u8 {
+                        if u != hold {
+                            slot[u as usize] |= self.small(graph, layer + 1, child, u, 2);
+                        }
                     }
                 }
             }
-            let at = self.sets.len();
-            self.sets.extend_from_slice(&record);
-            if self.three.len() <= layer {
-                self.three.resize_with(layer + 1, Vec::new);
-            }
-            if self.three[layer].is_empty() {
-                self.three[layer] = vec![u32::MAX; graph.layers[layer].len()];
-            }
-            self.three[layer][index] = at as u32;
+            slot[7] = MADE;
+            self.sets[at..at + 8].copy_from_slice(&slot);
         }
-        let at = self.three[layer][index] as usize;
-        &self.sets[at..at + 64]
+        let mut slot = [0u64; 8];
+        slot[..7].copy_from_slice(&self.sets[at..at + 7]);
+        slot
     }
 }
 

@@ -1,0 +1,88 @@
+//! pc-solver's PC field graph: the first decision of a PC from the empty field answered
+//! from the graph (full ranking, `Solver::recommend`), with a fresh solver (cold: the
+//! sets of queues that finish a field are found as the walk meets them) and with one
+//! solver reused (warm: those sets are kept between decisions); loading the graph file.
+//! Values are asserted before timing.
+//!
+//! The graph of SRS with soft drop must be in the cache folder first (`$PC_GRAPH_DIR`, or
+//! the platform's): `cargo run --release --example graph -- build`. Without it the bench
+//! says so and measures nothing.
+//!
+//! `cargo bench -p pc-benches --bench graph`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use pc_solver::graph::PcGraph;
+use pc_solver::{Engine, Piece, Position, Rules, Solver};
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn pieces(text: &str) -> Vec<Piece> {
+    text.chars().map(|c| Piece::from_char(c).unwrap()).collect()
+}
+
+/// The start of a PC: the empty field, a piece in hold, the current piece and five more.
+fn start(hold: Piece, queue: &str) -> Position {
+    let q = pieces(queue);
+    Position::new(Default::default(), q[0])
+        .with_hold(Some(hold))
+        .with_preview(&q[1..])
+}
+
+fn bench_graph(c: &mut Criterion) {
+    let rules = Rules::default();
+    let Some(path) = PcGraph::cache_path(&rules).filter(|p| p.exists()) else {
+        eprintln!("no SRS graph cached: `cargo run --release --example graph -- build` first");
+        return;
+    };
+    let mut group = c.benchmark_group("graph");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(30));
+
+    group.bench_function("load the SRS graph", |b| {
+        b.iter(|| black_box(PcGraph::load(&path, &rules).unwrap().fields()))
+    });
+    let graph = Arc::new(PcGraph::load(&path, &rules).unwrap());
+    let solver = || {
+        Solver::new(rules.clone())
+            .with_graph(graph.clone())
+            .unwrap()
+    };
+
+    // The published exact tool's example: I held, J L O S T Z in view, a fresh bag after.
+    let jlostz = start(Piece::I, "JLOSTZ");
+    let ranking = solver().recommend(&jlostz).unwrap();
+    assert_eq!(ranking.engine, Engine::Graph);
+    assert_eq!(ranking.chance.to_string(), "419/420");
+    assert_eq!(ranking.moves.len(), 51);
+    group.bench_function("first decision, I held, JLOSTZ, full ranking, cold", |b| {
+        b.iter(|| black_box(solver().recommend(black_box(&jlostz)).unwrap().moves.len()))
+    });
+    let mut warm = solver();
+    warm.recommend(&jlostz).unwrap();
+    group.bench_function("first decision, I held, JLOSTZ, full ranking, warm", |b| {
+        b.iter(|| black_box(warm.recommend(black_box(&jlostz)).unwrap().moves.len()))
+    });
+    // Other starts of a PC, one after another with one solver, as a game meets them.
+    let others = [
+        start(Piece::T, "IOSZJL"),
+        start(Piece::S, "ZTJLIO"),
+        start(Piece::O, "LJTSZI"),
+        start(Piece::Z, "SLOJTI"),
+    ];
+    group.bench_function("first decisions of four other PC starts, one solver", |b| {
+        b.iter(|| {
+            let mut solver = solver();
+            for position in &others {
+                black_box(solver.recommend(position).unwrap().moves.len());
+            }
+        })
+    });
+    group.bench_function("best move, I held, JLOSTZ, cold", |b| {
+        b.iter(|| black_box(solver().best_move(black_box(&jlostz)).unwrap().chance))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_graph);
+criterion_main!(benches);
