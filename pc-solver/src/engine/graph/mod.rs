@@ -1,5 +1,79 @@
 //! The PC field graph: every field on the way from the start of a perfect clear to its end,
-//! with the moves between them, built once per rule set.
+//! with the moves between them, built once per rule set and kept on disk.
+//!
+//! A [`PcGraph`] holds every field that the rules' placements reach from the empty field
+//! (4 rows) and from which a 4-line PC can still be reached, layer by layer (the pieces
+//! placed), and for each field and piece the fields one placement leads to. Rows cleared on
+//! the way are dropped from a field, so equal situations are one field however they came
+//! about. Every start of a PC in a game is the empty field, so one graph per rule set
+//! serves every first decision of every PC. A 2-line PC on the way is one of its fields (two
+//! rows cleared, nothing left), and every field that reaches it can go on to the 4-line
+//! PC, so the same graph serves [`Solver::with_two_line`](crate::Solver::with_two_line).
+//!
+//! With a graph, [`Solver::with_graph`](crate::Solver::with_graph) answers the first
+//! decisions of a PC on its fields without move generation or dead ends; the values are
+//! the same as without it (`tests/graph.rs`).
+//!
+//! ```no_run
+//! use pc_solver::graph::PcGraph;
+//! use pc_solver::{Piece, Position, Rules, Solver};
+//! use std::sync::Arc;
+//!
+//! let rules = Rules::default();
+//! // The cached graph of the rules, built (minutes, once) when it is not there yet.
+//! let path = PcGraph::cache_path(&rules).expect("a cache folder");
+//! let graph = match PcGraph::load(&path, &rules) {
+//!     Ok(graph) => graph,
+//!     Err(_) => {
+//!         let graph = PcGraph::build(&rules)?;
+//!         graph.save(&path)?;
+//!         graph
+//!     }
+//! };
+//! let mut solver = Solver::new(rules).with_graph(Arc::new(graph))?;
+//! // I held, J L O S T Z in view, a fresh bag after: 419/420.
+//! let position = Position::new(Default::default(), Piece::J)
+//!     .with_hold(Some(Piece::I))
+//!     .with_preview(&[Piece::L, Piece::O, Piece::S, Piece::T, Piece::Z]);
+//! assert_eq!(solver.recommend(&position)?.chance.to_string(), "419/420");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A small graph, from any field of at most four rows, builds in a moment:
+//!
+//! ```
+//! use pc_solver::graph::PcGraph;
+//! use pc_solver::{Engine, PcProblem, Piece, Position, Rules, Solver};
+//! use std::ops::ControlFlow;
+//! use std::sync::Arc;
+//!
+//! let field = "##......../##......../##......../##........";
+//! let problem = PcProblem::new(field.parse()?, 4, Rules::default())?;
+//! let graph = PcGraph::build_from(&problem, &mut |_| ControlFlow::Continue(()))?;
+//! let mut solver = Solver::new(Rules::default()).with_graph(Arc::new(graph))?;
+//! let position = Position::new(field.parse()?, Piece::T)
+//!     .with_hold(Some(Piece::O))
+//!     .with_preview(&[Piece::S, Piece::Z, Piece::I, Piece::L, Piece::J])
+//!     .with_bag("IOSTZ".parse()?);
+//! let ranking = solver.recommend(&position)?;
+//! assert_eq!(ranking.engine, Engine::Graph);
+//! assert!(ranking.chance.is_one());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## The file
+//!
+//! A graph file starts with the magic `PCGRAPH\0`, the format version
+//! ([`FORMAT_VERSION`]), the rules it was built for ([`RulesId`]: a hash of the kick
+//! table's offsets and the drop mode) and the start field; then per layer its fields' keys
+//! and their children, each section compressed as an LZ4 block; and ends with an XXH3-64
+//! checksum of everything before it. [`PcGraph::save`] writes it to a temporary file beside
+//! the path and renames it over the path once written, so a crash or two builders at once
+//! never leave half a file. [`PcGraph::load`] tells a missing, truncated, damaged,
+//! other-version or other-rules file apart ([`GraphError`]) and checks that every layer is
+//! well formed, so a damaged file is an error, never a wrong answer. Files live in
+//! [`PcGraph::cache_dir`] (`$PC_GRAPH_DIR` overrides it), one per rule set
+//! ([`PcGraph::file_name`]).
 
 mod build;
 mod file;

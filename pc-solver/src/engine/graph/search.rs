@@ -242,6 +242,9 @@ fn byte_popcounts(word: u64) -> u64 {
     (nibbles + (nibbles >> 4)) & 0x0f0f_0f0f_0f0f_0f0f
 }
 
+/// The most words of a set: a byte for each prefix of three pieces (at most `7^3`).
+const MAX_WORDS: usize = 43;
+
 /// A set's place: an offset in the walk's arena, or empty.
 const EMPTY: u32 = u32::MAX;
 
@@ -448,17 +451,24 @@ impl<'g, 's> Walk<'g, 's> {
                 }
             }
         }
+        // Byte by byte into a buffer, then into the set's words: a set's byte `g` is the
+        // byte of its prefix among the queues after its first piece.
+        let mut bytes = [0u8; 8 * MAX_WORDS];
         for &(first, start, end) in &self.space.blocks {
             let source = &after[first as usize];
             if source.iter().all(|&w| w == 0) {
                 continue;
             }
-            for g in start as usize..end as usize {
-                let (_, byte) = self.space.gather[g];
-                let bits = (source[byte as usize / 8] >> (8 * (byte % 8))) as u8
-                    & self.space.last_pieces[g];
-                set[g / 8] |= u64::from(bits) << (8 * (g % 8));
+            let mut from = [0u8; 64];
+            for (chunk, word) in from.chunks_exact_mut(8).zip(source) {
+                chunk.copy_from_slice(&word.to_le_bytes());
             }
+            for g in start as usize..end as usize {
+                bytes[g] = from[self.space.gather[g].1 as usize] & self.space.last_pieces[g];
+            }
+        }
+        for (word, chunk) in set.iter_mut().zip(bytes.chunks_exact(8)) {
+            *word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
         }
     }
 

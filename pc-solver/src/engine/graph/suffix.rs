@@ -30,10 +30,6 @@ pub(crate) struct SuffixMemo {
     /// By layer: for each field and hold slot (`8 * field + hold`), the set of queues of
     /// one or two pieces, or [`UNKNOWN`].
     small: Vec<Vec<u64>>,
-    /// By layer: for each field, the offset in `sets` of its sets of queues of three
-    /// pieces for every hold slot (see [`SuffixMemo::three`]), or `u32::MAX`.
-    three: Vec<Vec<u32>>,
-    sets: Vec<u64>,
 }
 
 impl SuffixMemo {
@@ -44,8 +40,7 @@ impl SuffixMemo {
 
     /// Bytes the tables take.
     pub(crate) fn bytes(&self) -> usize {
-        8 * (self.small.iter().map(Vec::len).sum::<usize>() + self.sets.len())
-            + 4 * self.three.iter().map(Vec::len).sum::<usize>()
+        8 * self.small.iter().map(Vec::len).sum::<usize>()
     }
 
     /// The queues of one or two pieces that finish field `field` of layer `layer` (with
@@ -102,9 +97,9 @@ impl SuffixMemo {
     /// The queues of three pieces that finish a field of layer `layer` with `hold` in the
     /// slot: eight words, word `u` for the queues starting with `u` (word 7 empty).
     ///
-    /// A field's sets for every hold slot sit together (eight words a slot), so that the
-    /// slots a decision reads together share cache lines; each slot is made the first time
-    /// it is asked for (bit 63 of its word 7, which no queue uses, says it is made).
+    /// Made anew each time, not remembered: it reads the field's edges (one record) and the
+    /// sets of two pieces of its children, whose table is small enough to stay in cache,
+    /// which costs less than finding a remembered set among hundreds of thousands.
     pub(crate) fn three(
         &mut self,
         graph: &PcGraph,
@@ -112,40 +107,21 @@ impl SuffixMemo {
         field: u32,
         hold: u8,
     ) -> [u64; 8] {
-        const MADE: u64 = 1 << 63;
-        let index = graph.layers[layer].index(field) as usize;
-        if self.three.len() <= layer {
-            self.three.resize_with(layer + 1, Vec::new);
-        }
-        if self.three[layer].is_empty() {
-            self.three[layer] = vec![u32::MAX; graph.layers[layer].len()];
-        }
-        if self.three[layer][index] == u32::MAX {
-            self.three[layer][index] = self.sets.len() as u32;
-            self.sets.extend_from_slice(&[0; 64]);
-        }
-        let at = self.three[layer][index] as usize + 8 * hold as usize;
-        if self.sets[at + 7] & MADE == 0 {
-            let mut slot = [0u64; 8];
-            for &e in graph.layers[layer].edges(field) {
-                let piece = edge_piece(e) as u8;
-                let child = edge_child(e);
-                // The queue's first piece placed, the hold kept.
-                slot[piece as usize] |= self.small(graph, layer + 1, child, hold, 2);
-                // The held piece placed, the queue's first (any other) held instead.
-                if hold != NO_HOLD && piece == hold {
-                    for u in 0..7u8 {
-                        if u != hold {
-                            slot[u as usize] |= self.small(graph, layer + 1, child, u, 2);
-                        }
+        let mut slot = [0u64; 8];
+        for &e in graph.layers[layer].edges(field) {
+            let piece = edge_piece(e) as u8;
+            let child = edge_child(e);
+            // The queue's first piece placed, the hold kept.
+            slot[piece as usize] |= self.small(graph, layer + 1, child, hold, 2);
+            // The held piece placed, the queue's first (any other) held instead.
+            if hold != NO_HOLD && piece == hold {
+                for u in 0..7u8 {
+                    if u != hold {
+                        slot[u as usize] |= self.small(graph, layer + 1, child, u, 2);
                     }
                 }
             }
-            slot[7] = MADE;
-            self.sets[at..at + 8].copy_from_slice(&slot);
         }
-        let mut slot = [0u64; 8];
-        slot[..7].copy_from_slice(&self.sets[at..at + 7]);
         slot
     }
 }
