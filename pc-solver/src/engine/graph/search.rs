@@ -429,10 +429,10 @@ impl<'g, 's> Walk<'g, 's> {
                 }
                 // The held piece placed: every other first piece goes to hold.
                 if swaps && piece == held {
+                    let every = self.suffixes.three_every_hold(graph, layer + 1, child);
                     for &u in &self.space.firsts {
                         if u != held {
-                            let swapped = self.suffixes.three(graph, layer + 1, child, u);
-                            for (a, s) in after[u as usize].iter_mut().zip(swapped) {
+                            for (a, s) in after[u as usize].iter_mut().zip(&every[u as usize]) {
                                 *a |= s;
                             }
                         }

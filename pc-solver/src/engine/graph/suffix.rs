@@ -126,6 +126,40 @@ impl SuffixMemo {
     }
 }
 
+impl SuffixMemo {
+    /// [`SuffixMemo::three`] for every hold slot of a field at once (slot 7: no hold), in
+    /// one pass over its edges: the sets of two pieces of a child for all holds are one
+    /// cache line.
+    pub(crate) fn three_every_hold(
+        &mut self,
+        graph: &PcGraph,
+        layer: usize,
+        field: u32,
+    ) -> [[u64; 8]; 8] {
+        let mut slots = [[0u64; 8]; 8];
+        for &e in graph.layers[layer].edges(field) {
+            let piece = edge_piece(e);
+            let child = edge_child(e);
+            let mut two = [0u64; 8];
+            for (hold, set) in two.iter_mut().enumerate() {
+                *set = self.small(graph, layer + 1, child, hold as u8, 2);
+            }
+            // With `hold` in the slot, the queue's first piece `piece` placed.
+            for (slot, &set) in slots.iter_mut().zip(&two) {
+                slot[piece] |= set;
+            }
+            // With `piece` itself in the slot: the held piece placed, the queue's first
+            // (any other) held instead.
+            for (u, &set) in two.iter().enumerate().take(7) {
+                if u != piece {
+                    slots[piece][u] |= set;
+                }
+            }
+        }
+        slots
+    }
+}
+
 /// The dense table of layer `layer` (eight slots a field), made on first use.
 fn table_for<'t, T: Clone>(
     tables: &'t mut Vec<Vec<T>>,
