@@ -309,23 +309,22 @@ pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError
     if at != body.len() {
         return Err(GraphError::Malformed("the sections' lengths"));
     }
-    // Every section unpacked, then every layer's shape, then every layer's children
-    // (which need the next layer's shape), each on whichever thread is free.
-    let unpacked: Vec<Vec<u8>> = in_parallel(2 * count, |i| {
+    // Every layer's shape, then every layer's children (which need the next layer's
+    // shape), each on whichever thread is free; a section is unpacked where it is read
+    // and let go after, so that few are in memory at once.
+    let unpack = |i: usize| {
         let (range, size) = sections[i].clone();
         lz4_flex::block::decompress(&body[range], size)
             .ok()
             .filter(|out| out.len() == size)
             .ok_or(GraphError::Malformed("a compressed section"))
-    })?;
-    let read: Vec<Shape> = in_parallel(count, |k| {
-        read_shape(&unpacked[k], sizes[k][0], sizes[k][1])
-    })?;
+    };
+    let read: Vec<Shape> =
+        in_parallel(count, |k| read_shape(&unpack(k)?, sizes[k][0], sizes[k][1]))?;
     let records: Vec<Vec<u32>> = in_parallel(count, |k| {
         let next = read.get(k + 1).map(|n| &n.starts[..]).unwrap_or(&[]);
-        read_children(&unpacked[count + k], &read[k], next)
+        read_children(&unpack(count + k)?, &read[k], next)
     })?;
-    drop(unpacked);
     let layers = read
         .into_iter()
         .zip(records)
