@@ -142,8 +142,18 @@ fn the_graph_ranks_as_the_layered_search_does() {
 fn the_graph_ranks_as_the_search_does_without_hold() {
     let rules = Rules::without_hold();
     let graph = graph_of(EIGHT_LEFT, 4, &rules);
-    let positions: Vec<Position> = (0..4)
-        .map(|seed| position(EIGHT_LEFT, 4, seed, seed as usize, 5, false))
+    // Previews 3, 4 and 5: four, three and two pieces not revealed yet.
+    let positions: Vec<Position> = (0..6)
+        .map(|seed| {
+            position(
+                EIGHT_LEFT,
+                4,
+                seed,
+                seed as usize,
+                3 + seed as usize % 3,
+                false,
+            )
+        })
         .collect();
     assert!(compare(&graph, &rules, &positions, false) > 30);
 }
