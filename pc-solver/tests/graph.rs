@@ -203,6 +203,22 @@ fn fields_the_graph_does_not_have_go_to_the_searches() {
 }
 
 #[test]
+fn a_field_with_no_pc_has_no_graph() {
+    let build = |text: &str, clear_line: u32| {
+        let problem = PcProblem::new(text.parse().unwrap(), clear_line, Rules::default()).unwrap();
+        PcGraph::build_from(&problem, &mut |_| ControlFlow::Continue(()))
+    };
+    // A well one cell wide: an I finishes it.
+    let well = build("#########./#########./#########./#########.", 4).unwrap();
+    assert_eq!(well.fields_per_layer(), [1, 1]);
+    // Four cells no piece covers.
+    let scattered = build(".#########/##.#######/#########./#########.", 4);
+    assert!(matches!(scattered, Err(GraphError::NoPerfectClear)));
+    // Six rows: more than a graph holds.
+    assert!(matches!(build("", 6), Err(GraphError::StartTooHigh(6))));
+}
+
+#[test]
 fn a_graph_of_other_rules_is_refused() {
     let graph = graph_of(EIGHT_LEFT, 4, &Rules::default());
     let srs_plus = Rules {

@@ -82,6 +82,9 @@ pub(crate) fn build(
         built.push(layer);
     }
     built.reverse();
+    if built[0].len() == 0 {
+        return Err(GraphError::NoPerfectClear);
+    }
     Ok(PcGraph {
         rules: RulesId::of(rules),
         start: pack(&start),

@@ -114,6 +114,9 @@ pub enum GraphError {
     /// The build was stopped by its progress callback.
     #[error("the build was cancelled")]
     Cancelled,
+    /// No perfect clear can be reached from the start field: there is no graph.
+    #[error("no perfect clear can be reached from the start field")]
+    NoPerfectClear,
     /// A graph starts from a field of at most four rows.
     #[error("a graph starts from a field of at most 4 rows below the clear line, not {0}")]
     StartTooHigh(u32),
