@@ -4,13 +4,20 @@
 //! ```sh
 //! cargo run --release --example graph -- build
 //! cargo run --release --example graph -- build -K srs+ --format json
+//! cargo run --release --example graph -- carry -K srs+ --samples 100
 //! ```
 
 use clap::{Parser, Subcommand};
+use pc_bag::PieceSet;
+use pc_bitboard::Board32;
 use pc_examples::{FormatArg, RulesArgs, bar_style, fail, show_progress};
+use pc_solver::game::Rng;
 use pc_solver::graph::{BuildProgress, BuildStage, GraphError, PcGraph};
+use pc_solver::{Piece, Position, Solver};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The PC field graph: every field from the empty field to a 4-line PC under a rule set,
@@ -25,7 +32,8 @@ use std::time::Instant;
     after_help = "Examples:
   cargo run --release --example graph -- build
   cargo run --release --example graph -- build -K srs+ --format json
-  cargo run --release --example graph -- path -K srs+"
+  cargo run --release --example graph -- path -K srs+
+  cargo run --release --example graph -- carry -K srs+ --samples 100"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -55,6 +63,29 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// With the graph, the exact chance of a PC from the empty field by the piece carried
+    /// in hold and the PC's phase in the 7-bag cycle (1 to 7: the k-th PC of an unbroken
+    /// run of 4-line PCs starts after 10(k-1) pieces), averaged over seeded random queues:
+    /// what a PC is worth leaving in hold for the next one
+    Carry {
+        #[command(flatten)]
+        rules: RulesArgs,
+        /// Preview pieces at the first decision
+        #[arg(long, value_name = "P", default_value_t = 5,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=6))]
+        preview: usize,
+        /// Random queues per phase and piece in hold
+        #[arg(long, value_name = "N", default_value_t = 100)]
+        samples: u64,
+        /// Seed of the queues
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Threads
+        #[arg(long, value_name = "T", default_value_t = 1)]
+        threads: usize,
+        #[command(flatten)]
+        format: FormatArg,
+    },
 }
 
 fn main() {
@@ -69,6 +100,162 @@ fn main() {
             Some(path) => println!("{}", path.display()),
             None => fail("no cache folder here: set PC_GRAPH_DIR"),
         },
+        Command::Carry {
+            rules,
+            preview,
+            samples,
+            seed,
+            threads,
+            format,
+        } => carry(
+            &rules,
+            preview,
+            samples,
+            seed,
+            threads.max(1),
+            format.json(),
+        ),
+    }
+}
+
+/// The first decision of the PC at `phase` (0 to 6) with `hold` carried, for one random
+/// queue: the current piece, the preview and the bag state after it. Before the PC,
+/// 10·phase pieces were placed and one held, so that many of the current bag are gone;
+/// the held piece is taken to be one of them (the last bag's pieces are placed but the
+/// held one), unless the PC starts on a fresh bag.
+fn random_start(
+    phase: usize,
+    hold: Piece,
+    preview: usize,
+    rng: &mut Rng,
+) -> (Vec<Piece>, PieceSet) {
+    let drawn = (10 * phase + 1) % 7;
+    let mut left = if drawn == 0 {
+        PieceSet::ALL
+    } else {
+        // A random `7 - drawn` of the pieces other than the held one.
+        let mut others: Vec<Piece> = Piece::ALL.into_iter().filter(|&p| p != hold).collect();
+        for _ in 0..drawn - 1 {
+            let i = rng.below(others.len() as u64) as usize;
+            others.remove(i);
+        }
+        others.into_iter().fold(PieceSet::EMPTY, PieceSet::with)
+    };
+    let mut queue = Vec::with_capacity(preview + 1);
+    for _ in 0..=preview {
+        if left.is_empty() {
+            left = PieceSet::ALL;
+        }
+        let pick = rng.below(left.len() as u64) as usize;
+        let piece = left.iter().nth(pick).expect("pick < len");
+        left.remove(piece);
+        queue.push(piece);
+    }
+    (queue, left)
+}
+
+fn carry(
+    rules_args: &RulesArgs,
+    preview: usize,
+    samples: u64,
+    seed: u64,
+    threads: usize,
+    json: bool,
+) {
+    let rules = rules_args.rules(true);
+    let path = PcGraph::cache_path(&rules)
+        .unwrap_or_else(|| fail("no cache folder here: set PC_GRAPH_DIR"));
+    let graph = match PcGraph::load(&path, &rules) {
+        Ok(graph) => Arc::new(graph),
+        Err(e) => fail(format!(
+            "{}: {e}; `cargo run --release --example graph -- build{}` makes it",
+            path.display(),
+            rules_args.build_hint()
+        )),
+    };
+    let started = Instant::now();
+    // Every (phase, piece) cell, shared out among the threads.
+    let cells: Vec<(usize, Piece)> = (0..7)
+        .flat_map(|phase| Piece::ALL.into_iter().map(move |p| (phase, p)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let means: Mutex<Vec<((usize, Piece), f64)>> = Mutex::new(Vec::new());
+    let bar = if show_progress(json, false) {
+        indicatif::ProgressBar::new(cells.len() as u64).with_style(bar_style("cells"))
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut solver = Solver::new(rules.clone())
+                    .with_preview(preview)
+                    .unwrap_or_else(|e| fail(e))
+                    .with_graph(graph.clone())
+                    .unwrap_or_else(|e| fail(e));
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(phase, hold)) = cells.get(i) else {
+                        break;
+                    };
+                    // Each cell its own queues, the same whatever the threads.
+                    let mut rng = Rng::new(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                    let mut sum = 0.0;
+                    for _ in 0..samples {
+                        let (queue, left) = random_start(phase, hold, preview, &mut rng);
+                        let position = Position::new(Board32::new(), queue[0])
+                            .with_hold(Some(hold))
+                            .with_preview(&queue[1..])
+                            .with_bag(left);
+                        sum += solver
+                            .chance(&position)
+                            .unwrap_or_else(|e| fail(e))
+                            .to_f64();
+                    }
+                    means
+                        .lock()
+                        .expect("no thread panics holding it")
+                        .push(((phase, hold), sum / samples.max(1) as f64));
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let mut means = means.into_inner().expect("no thread panicked");
+    means.sort_by_key(|&((phase, piece), _)| (phase, piece.index()));
+    if json {
+        let rows: Vec<String> = (0..7)
+            .map(|phase| {
+                let cells: Vec<String> = means[phase * 7..phase * 7 + 7]
+                    .iter()
+                    .map(|((_, piece), mean)| format!("\"{piece}\":{mean:.4}"))
+                    .collect();
+                format!("{{\"phase\":{},{}}}", phase + 1, cells.join(","))
+            })
+            .collect();
+        println!(
+            "{{\"preview\":{preview},\"samples\":{samples},\"seed\":{seed},\"phases\":[{}],\"seconds\":{seconds:.1}}}",
+            rows.join(",")
+        );
+        return;
+    }
+    println!(
+        "exact chance of a PC from the empty field, by piece in hold: mean of {samples} random queues, preview {preview}, {seconds:.0} s"
+    );
+    println!(
+        "phase  {}",
+        Piece::ALL
+            .map(|p| format!("{:>6}", p.to_string()))
+            .join(" ")
+    );
+    for phase in 0..7 {
+        let cells: Vec<String> = means[phase * 7..phase * 7 + 7]
+            .iter()
+            .map(|(_, mean)| format!("{:>5.1}%", 100.0 * mean))
+            .collect();
+        println!("{:>5}  {}", phase + 1, cells.join(" "));
     }
 }
 

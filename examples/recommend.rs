@@ -17,7 +17,7 @@ use pc_bitboard::Board32;
 use pc_examples::{
     FieldArgs, FormatArg, GraphArgs, HoldRule, RulesArgs, fail, parse_piece, parse_pieces,
 };
-use pc_solver::{Piece, Position, RankedMove, Solver, SolverError};
+use pc_solver::{Engine, Piece, Position, RankedMove, Solver, SolverError};
 
 /// The default position (see the module docs).
 const DEFAULT_FIELD: &str = "##......../##......../##......../##........";
@@ -378,10 +378,14 @@ fn main() {
         chance.to_f64() * 100.0
     );
     println!(
-        "{} moves ranked in {:.1} ms by the {} search ({} MiB of tables)",
+        "{} moves ranked in {:.1} ms by {} ({} MiB of tables)",
         recommendation.moves.len(),
         elapsed.as_secs_f64() * 1000.0,
-        recommendation.engine.name(),
+        match recommendation.engine {
+            Engine::Graph => "the graph's walk",
+            Engine::Layered => "the layered search",
+            Engine::Search => "the depth-first search",
+        },
         solver.memory_used() >> 20
     );
     if let Some(h) = recommendation.hold_first {

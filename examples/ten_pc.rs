@@ -21,14 +21,16 @@ use std::time::Instant;
 
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
-use pc_examples::{FormatArg, RulesArgs, fail, progress_bar, show_progress};
+use pc_examples::{FormatArg, GraphArgs, RulesArgs, fail, progress_bar, show_progress};
 use pc_solver::carry::cycle_phase;
 use pc_solver::game::{Game, GameConfig, Player};
+use pc_solver::graph::PcGraph;
 use pc_solver::player::{
-    DEFAULT_ATTEMPT, DEFAULT_CANDIDATES, DEFAULT_CLAIRVOYANT, DEFAULT_EXACT_FROM, DEFAULT_GUIDED,
-    DEFAULT_GUIDED_STATES, DEFAULT_LAYERED_FROM, DEFAULT_SAMPLES, DEFAULT_SEARCH_STATES,
+    DEFAULT_CLAIRVOYANT, DEFAULT_EXACT_FROM, DEFAULT_GUIDED, DEFAULT_GUIDED_STATES,
+    DEFAULT_LAYERED_FROM,
 };
 use pc_solver::{DecisionKind, PcPlayer, Piece, Rules};
+use std::sync::Arc;
 
 /// Plays seeded games of the 10-PC challenge (ten perfect clears in a row) with the
 /// library's PcPlayer and reports how well it plays.
@@ -60,6 +62,8 @@ struct Cli {
     preview: usize,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    graph: GraphArgs,
     /// Play without hold
     #[arg(long = "no-hold")]
     no_hold: bool,
@@ -69,7 +73,7 @@ struct Cli {
     /// Pieces per game with --endless
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pieces: u64,
-    /// The exact solver decides from this many pieces left
+    /// Without a graph: the exact solver decides from this many pieces left
     #[arg(long, value_name = "N", default_value_t = DEFAULT_EXACT_FROM)]
     exact: u32,
     /// With this many pieces left or fewer, the exact solver decides also when its layered
@@ -113,23 +117,6 @@ struct Cli {
     /// The default; undoes --no-carry
     #[arg(long = "carry", overrides_with = "no_carry", hide = true)]
     carry: bool,
-    /// Sampled decisions: continuations tried per move
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_SAMPLES)]
-    samples: usize,
-    /// Sampled decisions: states one sampled search may expand before it counts as a
-    /// failure
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEARCH_STATES)]
-    states: u64,
-    /// Sampled decisions: moves tried against the continuations (the heuristic's best)
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_CANDIDATES)]
-    candidates: usize,
-    /// With this many pieces left or fewer, try the exact solver with a work limit of
-    /// --attempt-decisions decisions first; 0 off
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_ATTEMPT.0)]
-    attempt: u32,
-    /// Work limit of --attempt
-    #[arg(long = "attempt-decisions", value_name = "D", default_value_t = DEFAULT_ATTEMPT.1)]
-    attempt_decisions: u64,
     /// Threads; games are shared out
     #[arg(long, value_name = "T", default_value_t = 1)]
     threads: usize,
@@ -162,6 +149,8 @@ struct Played {
     by_hold: [[(u64, u64); 8]; 7],
     fallback: u64,
     decision_ms: Vec<f64>,
+    /// The first decision of each PC started on an empty field.
+    first_ms: Vec<f64>,
     /// The same per kind of decision, in [`KINDS`] order.
     kind_ms: [Vec<f64>; 5],
     exact: u64,
@@ -179,13 +168,10 @@ struct Settings {
     layered: u32,
     guided: (u32, usize),
     guided_states: u64,
-    samples: usize,
-    states: u64,
-    candidates: usize,
-    attempt: (u32, u64),
     clairvoyant: (u32, u64),
     carry: bool,
     exact_opening: bool,
+    graph: Option<Arc<PcGraph>>,
 }
 
 fn play(seed: u64, s: &Settings) -> Played {
@@ -193,16 +179,15 @@ fn play(seed: u64, s: &Settings) -> Played {
         .with_preview(s.preview)
         .with_rules(s.rules.clone());
     let mut game = Game::new(config).unwrap_or_else(|e| fail(e));
-    let mut player = PcPlayer::new(s.rules.clone(), s.preview)
-        .unwrap_or_else(|e| fail(e))
+    let mut player = PcPlayer::new(s.rules.clone(), s.preview).unwrap_or_else(|e| fail(e));
+    if let Some(graph) = &s.graph {
+        player = player.with_graph(graph.clone()).unwrap_or_else(|e| fail(e));
+    }
+    let mut player = player
         .with_exact_from(s.exact)
         .with_layered_from(s.layered)
         .with_guided(s.guided.0, s.guided.1)
         .with_guided_states(s.guided_states)
-        .with_samples(s.samples)
-        .with_search_states(s.states)
-        .with_candidates(s.candidates)
-        .with_exact_attempt(s.attempt.0, s.attempt.1)
         .with_clairvoyant(s.clairvoyant.0, s.clairvoyant.1)
         .with_carry(s.carry)
         .with_exact_opening(s.exact_opening)
@@ -214,7 +199,8 @@ fn play(seed: u64, s: &Settings) -> Played {
     let mut failed = false;
     while game.game_over().is_none() && game.stats().pieces < s.pieces {
         let view = game.view();
-        if view.board.is_empty() && attempt.is_none() {
+        let first = view.board.is_empty() && attempt.is_none();
+        if first {
             let p = cycle_phase(game.stats().pieces);
             out.attempts[p] += 1;
             let h = view.hold.map_or(7, |h| h.index());
@@ -225,6 +211,9 @@ fn play(seed: u64, s: &Settings) -> Played {
         let chosen = player.choose(&view);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         out.decision_ms.push(ms);
+        if first {
+            out.first_ms.push(ms);
+        }
         if let Some(kind) = player.last_decision() {
             let index = match kind {
                 DecisionKind::Exact => 0,
@@ -311,14 +300,13 @@ fn main() {
         layered: cli.layered,
         guided: (cli.guided, cli.guided_moves),
         guided_states: cli.guided_states,
-        samples: cli.samples,
-        states: cli.states,
-        candidates: cli.candidates,
-        attempt: (cli.attempt, cli.attempt_decisions),
         clairvoyant: (cli.clairvoyant, cli.clairvoyant_states),
         carry: !cli.no_carry,
         exact_opening: !cli.no_exact_opening,
+        graph: None,
     };
+    let mut settings = settings;
+    settings.graph = cli.graph.load(&settings.rules, &cli.rules.build_hint());
     let threads = cli.threads.max(1);
     let json = cli.format.json();
     let by_hold_flag = cli.by_hold;
@@ -406,6 +394,18 @@ fn main() {
             (name, ms.len(), quantile(&ms, 0.5), quantile(&ms, 0.9), max)
         })
         .collect();
+    let mut first_ms: Vec<f64> = results
+        .iter()
+        .flat_map(|p| p.first_ms.iter().copied())
+        .collect();
+    first_ms.sort_by(f64::total_cmp);
+    let first = (
+        first_ms.len(),
+        quantile(&first_ms, 0.5),
+        quantile(&first_ms, 0.9),
+        quantile(&first_ms, 0.99),
+        first_ms.last().copied().unwrap_or(0.0),
+    );
     let (median, p99, max) = (
         quantile(&ms, 0.5),
         quantile(&ms, 0.99),
@@ -450,17 +450,29 @@ fn main() {
              \"longest_streak\": {longest}, \"fallback_moves\": {fallback}, \
              \"decisions\": {{\"exact\": {exact}, \"guided\": {guided}, \"clairvoyant\": {clairvoyant}, \"sampled\": {sampled}, \"fallback\": {fallback}}}, \
              \"decision_ms\": {{\"median\": {median:.3}, \"p99\": {p99:.3}, \"max\": {max:.3}}}, \
-             \"decision_ms_by_kind\": {{{}}}, \"seconds\": {seconds:.1}}}",
+             \"decision_ms_by_kind\": {{{}}}, \"first_decision_ms\": {{\"decisions\": {}, \"median\": {:.3}, \"p90\": {:.3}, \"p99\": {:.3}, \"max\": {:.3}}}, \
+             \"graph\": {}, \"seconds\": {seconds:.1}}}",
             ten as f64 / n,
             per_phase.join(", "),
-            kinds.join(", ")
+            kinds.join(", "),
+            first.0,
+            first.1,
+            first.2,
+            first.3,
+            first.4,
+            settings.graph.is_some()
         );
         return;
     }
     println!(
-        "{games} games (seeds {seed}..{}), preview {}, {} s",
+        "{games} games (seeds {seed}..{}), preview {}, {}, {} s",
         seed.wrapping_add(games - 1),
         settings.preview,
+        if settings.graph.is_some() {
+            "with the graph"
+        } else {
+            "without a graph"
+        },
         seconds.round()
     );
     println!(
@@ -500,6 +512,12 @@ fn main() {
         "decision time: median {median:.2} ms, p99 {p99:.1} ms, max {max:.1} ms ({} decisions)",
         ms.len()
     );
+    if first.0 > 0 {
+        println!(
+            "  first decision of a PC on an empty field: {} decisions, median {:.2} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            first.0, first.1, first.2, first.3, first.4
+        );
+    }
     for (name, n, median, p90, max) in by_kind.iter().filter(|k| k.1 > 0) {
         println!(
             "  {name}: {n} decisions, median {median:.2} ms, p90 {p90:.1} ms, max {max:.1} ms"

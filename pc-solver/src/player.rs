@@ -2,41 +2,40 @@
 //! perfect clear, as in the 10-PC challenge, and falls back to the heuristic when a PC is
 //! out of reach.
 //!
-//! Each decision of a PC is made one of these ways:
+//! With the rules' PC field graph ([`PcPlayer::with_graph`]), every decision of a 4-line
+//! PC from an empty field is **exact**: the move with the best exact chance with the
+//! player's preview, from the graph's walk for the first decisions (four to one pieces
+//! not revealed yet) and from the [`Solver`] for the rest, in milliseconds. A game's
+//! first decision (the hold slot still empty) holds, then places where the graph finds
+//! the best chance ([`PcPlayer::with_exact_opening`]). Moves that keep the PC certain
+//! are told apart by the piece they can leave in hold for the next PC
+//! ([`PcPlayer::with_carry`]). When the exact chance is 0, or the field is not a PC
+//! field, the **fallback** [`Evaluator`] plays until the field is low and clean again
+//! ([`handoff_clear_line`]), and the next PC starts there; on such a field (not one of the
+//! graph's) the decisions are made as without a graph.
 //!
-//! - **Exact**: once at most [`PcPlayer::with_exact_from`] pieces are left (8 by default),
-//!   by the adaptive [`Solver`]: the move with the best exact chance with the player's
-//!   preview. The solver is kept for the whole game, so the later decisions of a PC reuse
-//!   what the first exact one learned.
-//!   With 9 pieces left ([`PcPlayer::with_layered_from`]) the solver's layered search
-//!   decides exactly too when the hold slot is filled (about 0.3 s). With
-//!   [`PcPlayer::with_carry`] (on by default), the moves that keep the PC certain are
-//!   told apart by the piece they can leave in hold for the next PC.
+//! Without a graph, the first decisions of a PC take the solver seconds, so they are
+//! approximated:
+//!
+//! - **Exact** once at most [`PcPlayer::with_exact_from`] pieces are left (8 by default),
+//!   or [`PcPlayer::with_layered_from`] (9) when the hold slot is filled and the
+//!   solver's layered search answers (about 0.3 s). The solver is kept for the whole
+//!   game, so the later decisions of a PC reuse what the first exact one learned.
 //! - **Guided** ([`PcPlayer::with_guided`]): the first decision of a PC when the hold slot
 //!   is filled: the exact chances of the sampled ranking's first eight moves, within a
 //!   budget of search states ([`PcPlayer::with_guided_states`]).
-//! - **Clairvoyant**: otherwise just before that ([`PcPlayer::with_clairvoyant`], 9 pieces
-//!   left by default, where the depth-first exact chance takes seconds), the move whose
-//!   field clears the most
-//!   of the bag's continuations with the whole queue known, counted exactly by one search
-//!   per piece before the last two unknown ones, within a budget of search states.
-//! - **Exact** at a game's first decision too ([`PcPlayer::with_exact_opening`], on by
-//!   default): hold, and place the next piece where the layered search finds the best
-//!   exact chance (seconds, once per game).
-//! - **Sampled**: earlier in a PC (the first decision from an empty field with an empty
-//!   hold slot, when the exact opening does not decide it), or when the clairvoyant or guided search runs out of states, each move is tried against a few continuations
-//!   of the queue drawn from the bag state, with the whole queue known and a search budget
-//!   per continuation, for the heuristic's best few moves (moves that leave no covered cell
-//!   first). The continuations are tried in turn and only the moves that clear one go on to
-//!   the next (all of them when none does); the first survivor in the heuristic's order is
-//!   played. This is an estimate, and a weak one (see `CHANGELOG.md` for measured
-//!   rates).
-//! - **Fallback**: when the exact chance is 0, or the field is not a PC field, the
-//!   [`Evaluator`] plays until the field is low and clean again
-//!   ([`handoff_clear_line`]), and the next PC starts there.
+//! - **Clairvoyant** ([`PcPlayer::with_clairvoyant`], 9 pieces left and an empty hold
+//!   slot): the move whose field clears the most of the bag's continuations with the
+//!   whole queue known, within a budget of search states.
+//! - **Sampled**: otherwise, or when a budget runs out, each of the heuristic's best eight
+//!   moves is tried against eight continuations of the queue drawn from the bag state,
+//!   with the whole queue known and 4,000 search states per continuation; the moves that
+//!   clear a continuation go on to the next, and the first survivor in the heuristic's
+//!   order is played. This is an estimate, and a weak one (see `CHANGELOG.md`).
 
 use crate::carry::{cycle_phase, placed_mod_7};
 use crate::engine::clairvoyant::MAX_UNKNOWN;
+use crate::engine::graph::{GraphError, PcGraph};
 use crate::engine::known::{Goal, KnownMemo, KnownSolver};
 use crate::error::SolverError;
 use crate::field::PcField;
@@ -49,6 +48,7 @@ use ahash::AHashSet;
 use pc_bag::{BagState, PieceSet, Ratio};
 use pc_bitboard::Board32;
 use pc_srs::{Piece, Placement};
+use std::sync::Arc;
 
 /// The most orders of the unseen pieces a steered decision sums the carry over (two of
 /// the last four pieces of a bag: 12).
@@ -140,11 +140,6 @@ pub struct PcPlayer {
     layered_from: u32,
     guided: (u32, usize),
     guided_states: u64,
-    samples: usize,
-    search_states: u64,
-    candidates: usize,
-    attempt_from: u32,
-    attempt_decisions: u64,
     clairvoyant_from: u32,
     clairvoyant_states: u64,
     /// Whether ties on a PC whose pieces are all in view go to the move that leaves the
@@ -162,16 +157,14 @@ pub struct PcPlayer {
     stats: PlayerStats,
 }
 
-/// Default [`PcPlayer::with_samples`].
-pub const DEFAULT_SAMPLES: usize = 8;
-/// Default [`PcPlayer::with_search_states`].
-pub const DEFAULT_SEARCH_STATES: u64 = 4_000;
-/// Default [`PcPlayer::with_exact_attempt`]: pieces left, decisions.
-pub const DEFAULT_ATTEMPT: (u32, u64) = (0, 1_500);
+/// Continuations of the queue a sampled decision tries per move.
+const SAMPLES: usize = 8;
+/// States one sampled search may expand before it counts as a failure.
+const SEARCH_STATES: u64 = 4_000;
 /// Default [`PcPlayer::with_clairvoyant`]: pieces left, search states.
 pub const DEFAULT_CLAIRVOYANT: (u32, u64) = (9, 3_000_000);
-/// Default [`PcPlayer::with_candidates`].
-pub const DEFAULT_CANDIDATES: usize = 8;
+/// Moves a sampled decision tries against the continuations: the heuristic's best.
+const CANDIDATES: usize = 8;
 /// Default [`PcPlayer::with_exact_from`].
 pub const DEFAULT_EXACT_FROM: u32 = 8;
 /// Default [`PcPlayer::with_layered_from`].
@@ -230,11 +223,6 @@ impl PcPlayer {
             layered_from: DEFAULT_LAYERED_FROM,
             guided: DEFAULT_GUIDED,
             guided_states: DEFAULT_GUIDED_STATES,
-            samples: DEFAULT_SAMPLES,
-            search_states: DEFAULT_SEARCH_STATES,
-            candidates: DEFAULT_CANDIDATES,
-            attempt_from: DEFAULT_ATTEMPT.0,
-            attempt_decisions: DEFAULT_ATTEMPT.1,
             clairvoyant_from: DEFAULT_CLAIRVOYANT.0,
             clairvoyant_states: DEFAULT_CLAIRVOYANT.1,
             carry: true,
@@ -247,15 +235,42 @@ impl PcPlayer {
         })
     }
 
+    /// The same player deciding every 4-line PC from an empty field exactly with the
+    /// rules' PC field graph (see the module docs): the graph must have been built for
+    /// the player's rules ([`GraphError::OtherRules`] otherwise).
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use pc_solver::graph::PcGraph;
+    /// use pc_solver::{PcPlayer, Rules};
+    ///
+    /// let rules = Rules::default();
+    /// let path = PcGraph::cache_path(&rules).expect("a cache folder");
+    /// let graph = Arc::new(PcGraph::load(&path, &rules)?);
+    /// let player = PcPlayer::new(rules, 5)?.with_graph(graph)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_graph(mut self, graph: Arc<PcGraph>) -> Result<PcPlayer, GraphError> {
+        self.solver = self.solver.with_graph(graph)?;
+        Ok(self)
+    }
+
+    /// Whether the player decides with a graph ([`PcPlayer::with_graph`]).
+    pub fn has_graph(&self) -> bool {
+        self.solver.graph().is_some()
+    }
+
     /// The exact solver decides once at most `pieces` pieces are left in the PC (at most
-    /// 10; 8 by default: a cold decision with 7 left took 52 ms in the bench, with 8 0.7 to
-    /// 3.5 s, with 9 7 to 26 s for one position and up to 222 s in games).
+    /// 10; 8 by default: without a graph, a cold decision with 7 left took 52 ms in the
+    /// bench, with 8 0.7 to 3.5 s, with 9 7 to 26 s for one position and up to 222 s in
+    /// games). With a graph, the decisions it answers are exact whatever this says.
     pub fn with_exact_from(mut self, pieces: u32) -> PcPlayer {
         self.exact_from = pieces.min(10);
         self
     }
 
-    /// With more than [`PcPlayer::with_exact_from`] pieces left and at most `pieces` (9 by
+    /// For the decisions a graph does not answer (or without one): with more than
+    /// [`PcPlayer::with_exact_from`] pieces left and at most `pieces` (9 by
     /// default, at most 10; 0 turns it off), the exact solver decides when its layered
     /// search answers the decision: the hold slot is filled and three or four pieces are
     /// not revealed yet ([`Solver::with_layered`]). With 9 pieces left that took 0.26 to
@@ -267,7 +282,8 @@ impl PcPlayer {
         self
     }
 
-    /// With more pieces left than [`PcPlayer::with_layered_from`] and at most `pieces` (at
+    /// For the decisions a graph does not answer (or without one): with more pieces left
+    /// than [`PcPlayer::with_layered_from`] and at most `pieces` (at
     /// most 10; 0 turns it off), when the layered search applies (the hold slot filled):
     /// the sampled continuations rank the moves (then every other move follows in the
     /// heuristic's order), the first `moves` of that ranking are valued exactly (stopping
@@ -296,19 +312,8 @@ impl PcPlayer {
         self
     }
 
-    /// With more than [`PcPlayer::with_exact_from`] pieces left and at most `pieces`, the
-    /// exact solver is tried first with a work limit of `decisions` new decisions
-    /// ([`Solver::with_work_limit`]); when it does not finish, the decision is sampled.
-    /// `pieces` at most 10; off by default (`pieces` 0). Over 30 seeded games, `(9, 500)`
-    /// reached 10 PCs in 11 and `(9, 2000)` in 12, against about a third without, for a
-    /// 99th-percentile decision time of 1.1 s and 2.4 s (see `CHANGELOG.md`).
-    pub fn with_exact_attempt(mut self, pieces: u32, decisions: u64) -> PcPlayer {
-        self.attempt_from = pieces.min(10);
-        self.attempt_decisions = decisions;
-        self
-    }
-
-    /// With more than [`PcPlayer::with_exact_from`] pieces left and at most `pieces`
+    /// For the decisions a graph does not answer (or without one): with more than
+    /// [`PcPlayer::with_exact_from`] pieces left and at most `pieces`
     /// (9 by default, at most 10; 0 turns it off), moves are ranked by their clairvoyant
     /// chance: the share of the bag's continuations for which a PC exists with the whole
     /// queue known (an upper bound on the exact chance, close to it with a long preview),
@@ -359,26 +364,6 @@ impl PcPlayer {
     /// the first PC of a game was made in 498 of seeds 1 to 500 with it and 481 without).
     pub fn with_exact_opening(mut self, exact: bool) -> PcPlayer {
         self.exact_opening = exact;
-        self
-    }
-
-    /// Continuations tried per move before that (at least 1; 8 by default).
-    pub fn with_samples(mut self, samples: usize) -> PcPlayer {
-        self.samples = samples.max(1);
-        self
-    }
-
-    /// States one sampled search may expand before it counts as a failure (4,000 by
-    /// default).
-    pub fn with_search_states(mut self, states: u64) -> PcPlayer {
-        self.search_states = states.max(1);
-        self
-    }
-
-    /// Moves tried against the continuations: the heuristic's best (at least 1; 8 by
-    /// default).
-    pub fn with_candidates(mut self, moves: usize) -> PcPlayer {
-        self.candidates = moves.max(1);
         self
     }
 
@@ -457,7 +442,7 @@ impl PcPlayer {
                 return Some((found, DecisionKind::Exact));
             }
         }
-        if needed <= self.exact_from {
+        if needed <= self.exact_from || self.graph_answers(view, line) {
             let found = self.exact_move(view, line).ok().flatten();
             return found.map(|m| (m, DecisionKind::Exact));
         }
@@ -468,15 +453,6 @@ impl PcPlayer {
         if needed <= self.guided.0 && self.guided.1 > 0 && self.layered_applies(view, field) {
             if let Some((found, kind)) = self.guided_move(view, field, line) {
                 return found.map(|m| (m, kind));
-            }
-        }
-        if needed <= self.attempt_from {
-            // The exact answer if it comes within the work limit; a chance of 0 gives up.
-            self.solver.set_work_limit(Some(self.attempt_decisions));
-            let tried = self.exact_move(view, line);
-            self.solver.set_work_limit(None);
-            if let Ok(found) = tried {
-                return found.map(|m| (m, DecisionKind::Exact));
             }
         }
         if needed <= self.clairvoyant_from {
@@ -526,6 +502,20 @@ impl PcPlayer {
         let found = self.legal(view, true, placement)?;
         self.chance = Some(best.chance);
         Some(found)
+    }
+
+    /// Whether the solver's graph answers this decision.
+    fn graph_answers(&mut self, view: &GameView<'_>, line: u32) -> bool {
+        self.solver.graph().is_some() && self.solver.graph_answers(&self.position(view, line))
+    }
+
+    /// The decision as the solver takes it.
+    fn position(&self, view: &GameView<'_>, line: u32) -> Position {
+        Position::new(view.board, view.current)
+            .with_clear_line(line)
+            .with_hold(view.hold)
+            .with_preview(view.preview)
+            .with_bag(view.bag.remaining())
     }
 
     /// Whether the solver's layered search answers this decision.
@@ -906,7 +896,7 @@ impl PcPlayer {
         }
         // The heuristic's order settles ties.
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
-        candidates.truncate(self.candidates);
+        candidates.truncate(CANDIDATES);
         let draws = self.draws(view.bag, field.pieces_needed() as usize + 1);
         let mut solver = KnownSolver::new(
             self.rules.generator(),
@@ -930,8 +920,7 @@ impl PcPlayer {
                 queue.clear();
                 queue.extend_from_slice(rest);
                 queue.extend_from_slice(draw);
-                if solver.solve_within(child, hold_after, &queue, self.search_states) == Some(true)
-                {
+                if solver.solve_within(child, hold_after, &queue, SEARCH_STATES) == Some(true) {
                     cleared.push(i);
                 }
             }
@@ -956,10 +945,10 @@ impl PcPlayer {
         Ranking::Moves(ranked)
     }
 
-    /// `self.samples` continuations of the queue after the preview, `len` pieces each
+    /// [`SAMPLES`] continuations of the queue after the preview, `len` pieces each
     /// (more than any PC here needs), drawn from the bag state.
     fn draws(&mut self, bag: BagState, len: usize) -> Vec<Vec<Piece>> {
-        (0..self.samples)
+        (0..SAMPLES)
             .map(|_| {
                 let mut left = bag.drawable();
                 (0..len)

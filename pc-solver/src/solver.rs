@@ -392,6 +392,19 @@ impl Solver {
         Ok(self.engine().values_of(&node, moves, max_states))
     }
 
+    /// Whether the solver's graph ([`Solver::with_graph`]) answers the decision of this
+    /// position: `false` without a graph, for a position that is not valid, or one whose
+    /// field or shape the graph's walk does not take.
+    pub(crate) fn graph_answers(&mut self, position: &Position) -> bool {
+        if self.graph.is_none() {
+            return false;
+        }
+        match self.root(position) {
+            Ok(node) => self.engine().walks(&node),
+            Err(_) => false,
+        }
+    }
+
     /// The chance of a perfect clear from the position with best play.
     pub fn chance(&mut self, position: &Position) -> Result<Ratio, SolverError> {
         let node = self.root(position)?;

@@ -810,8 +810,8 @@ fn from_stream(
 }
 
 /// The layered search (decisions with three or four pieces not revealed yet) gives every
-/// move the value the depth-first search gives it, with and without hold, for bags at
-/// every phase.
+/// move the value the depth-first search gives it, and so does the walk over the PC field
+/// graph built from the field, with and without hold, for bags at every phase.
 #[test]
 fn the_layered_search_equals_the_depth_first_search() {
     // (field, pieces left, hold, preview): each leaves 3 or 4 pieces unknown.
@@ -831,10 +831,26 @@ fn the_layered_search_equals_the_depth_first_search() {
         } else {
             Rules::without_hold()
         };
+        // The PC field graph from this field: its walk must give the same values too.
+        let problem = pc_solver::PcProblem::new(field.parse().unwrap(), 4, rules.clone()).unwrap();
+        let graph = std::sync::Arc::new(
+            pc_solver::graph::PcGraph::build_from(&problem, &mut |_| {
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap(),
+        );
         for seed in 0..3u64 {
             let stream = bag_stream(seed * 31 + i as u64);
             let position = from_stream(field, &stream, (seed as usize * 3 + i) % 7, hold, preview);
             let layered = solver(&rules, preview, false).recommend(&position).unwrap();
+            let mut walked = solver(&rules, preview, false)
+                .with_graph(graph.clone())
+                .unwrap()
+                .recommend(&position)
+                .unwrap();
+            assert_eq!(walked.engine, pc_solver::Engine::Graph, "{position:?}");
+            walked.engine = layered.engine;
+            assert_eq!(walked, layered, "{position:?}");
             let mut depth_first = solver(&rules, preview, false)
                 .with_layered(false)
                 .recommend(&position)

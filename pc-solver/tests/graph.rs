@@ -296,3 +296,61 @@ fn first_decisions_equal_the_layered_search() {
     }
     assert!(moves > 0);
 }
+
+#[test]
+fn the_player_decides_exactly_on_the_graph_s_fields() {
+    use pc_solver::game::{GameView, Player};
+    use pc_solver::{DecisionKind, PcPlayer};
+    let rules = Rules::default();
+    let graph = graph_of(EIGHT_LEFT, 4, &rules);
+    let preview = pieces("OSZLJ");
+    let view = GameView {
+        board: EIGHT_LEFT.parse().unwrap(),
+        current: Piece::T,
+        hold: Some(Piece::I),
+        preview: &preview,
+        bag: pc_bag::BagState::FRESH,
+        rules: &rules,
+        spawn: pc_srs::CentrePos { x: 4, y: 20 },
+    };
+    // Exact only from two pieces left, and no layered search: without the graph the
+    // decision is approximated, with it exact, and its chance is the solver's.
+    let player = || {
+        PcPlayer::new(rules.clone(), 5)
+            .unwrap()
+            .with_exact_from(2)
+            .with_layered_from(0)
+    };
+    let mut without = player();
+    without.choose(&view).expect("a move");
+    assert_ne!(without.last_decision(), Some(DecisionKind::Exact));
+    let mut with = player().with_graph(graph.clone()).unwrap();
+    assert!(with.has_graph());
+    let chosen = with.choose(&view).expect("a move");
+    assert_eq!(with.last_decision(), Some(DecisionKind::Exact));
+    let position = Position::new(view.board, view.current)
+        .with_hold(view.hold)
+        .with_preview(&preview)
+        .with_bag(view.bag.remaining());
+    let best = Solver::new(rules.clone())
+        .with_preview(5)
+        .unwrap()
+        .recommend(&position)
+        .unwrap();
+    assert_eq!(with.last_chance(), Some(best.chance));
+    let played = best
+        .moves
+        .iter()
+        .find(|m| m.placement == chosen.placement && m.hold == chosen.hold)
+        .expect("the move played is ranked");
+    assert_eq!(played.chance, best.chance);
+    // A graph of other rules (another kick table) is refused.
+    let srs_plus = Rules {
+        kicks: KickTable::srs_plus(),
+        ..Rules::default()
+    };
+    assert!(matches!(
+        PcPlayer::new(srs_plus, 5).unwrap().with_graph(graph),
+        Err(GraphError::OtherRules { .. })
+    ));
+}

@@ -143,6 +143,17 @@ impl Afterwards {
     }
 }
 
+/// The node as the layered search and the graph's walk take a decision.
+fn as_decision(node: &Node) -> layered::Decision<'_> {
+    layered::Decision {
+        field: node.field,
+        hold: node.hold,
+        queue: node.queue.as_slice(),
+        bag: node.bag,
+        can_hold: node.can_hold,
+    }
+}
+
 impl<'a> Expectimax<'a> {
     /// Which search valued the root: the graph's walk, the layered search, or (when
     /// neither did) the depth-first search.
@@ -287,16 +298,15 @@ impl<'a> Expectimax<'a> {
         Some(ranked)
     }
 
+    /// Whether the graph's walk answers this node's decision.
+    pub(crate) fn walks(&self, node: &Node) -> bool {
+        self.graph_root(&as_decision(node)).is_some()
+    }
+
     /// The node as the layered search sees it, when the graph's walk or the layered
     /// search (when it is on) answers it.
     fn layered_decision<'n>(&self, node: &'n Node) -> Option<layered::Decision<'n>> {
-        let decision = layered::Decision {
-            field: node.field,
-            hold: node.hold,
-            queue: node.queue.as_slice(),
-            bag: node.bag,
-            can_hold: node.can_hold,
-        };
+        let decision = as_decision(node);
         let walked = self.graph_root(&decision).is_some();
         (walked || (self.layered && layered::applies(&decision, self.hold, self.goal.lower_clears)))
             .then_some(decision)
