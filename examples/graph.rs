@@ -75,7 +75,8 @@ enum Command {
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=6))]
         preview: usize,
         /// Random queues per phase and piece in hold
-        #[arg(long, value_name = "N", default_value_t = 100)]
+        #[arg(long, value_name = "N", default_value_t = 100,
+              value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..))]
         samples: u64,
         /// Seed of the queues
         #[arg(long, value_name = "S", default_value_t = 1)]
@@ -168,8 +169,7 @@ fn carry(
     let graph = match PcGraph::load(&path, &rules) {
         Ok(graph) => Arc::new(graph),
         Err(e) => fail(format!(
-            "{}: {e}; `cargo run --release --example graph -- build{}` makes it",
-            path.display(),
+            "{e}; `cargo run --release --example graph -- build{}` makes it",
             rules_args.build_hint()
         )),
     };
@@ -215,7 +215,7 @@ fn carry(
                     means
                         .lock()
                         .expect("no thread panics holding it")
-                        .push(((phase, hold), sum / samples.max(1) as f64));
+                        .push(((phase, hold), sum / samples as f64));
                     bar.inc(1);
                 }
             });
