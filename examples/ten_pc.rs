@@ -291,9 +291,11 @@ fn main() {
     let games = cli.games;
     let seed = cli.seed;
     let endless = cli.endless;
+    let rules = cli.rules.rules(!cli.no_hold);
     let settings = Settings {
         preview: cli.preview,
-        rules: cli.rules.rules(!cli.no_hold),
+        graph: cli.graph.load(&rules, &cli.rules.build_hint()),
+        rules,
         endless,
         pieces: if endless { cli.pieces } else { u64::MAX },
         exact: cli.exact,
@@ -303,10 +305,7 @@ fn main() {
         clairvoyant: (cli.clairvoyant, cli.clairvoyant_states),
         carry: !cli.no_carry,
         exact_opening: !cli.no_exact_opening,
-        graph: None,
     };
-    let mut settings = settings;
-    settings.graph = cli.graph.load(&settings.rules, &cli.rules.build_hint());
     let threads = cli.threads.max(1);
     let json = cli.format.json();
     let by_hold_flag = cli.by_hold;

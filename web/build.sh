@@ -2,7 +2,7 @@
 # Builds the page into web/dist/: installs what is missing (Debian's Rust with the std
 # sources, wasm-ld, Chromium; the npm packages of web/package-lock.json), compiles pc-web to
 # wasm32-unknown-unknown, runs wasm-opt, and copies the static files beside the module.
-# Quick when everything is there already. The route is ../shared/WASM.md's:
+# Quick when everything is there already. Why it goes this way:
 #  - rustup here has only the native target, so the build uses Debian's rustc 1.96
 #    (rustc-web) and builds std from its sources (-Zbuild-std, RUSTC_BOOTSTRAP=1);
 #  - rustc-web ships no rust-lld: link with Debian's wasm-ld-22;
