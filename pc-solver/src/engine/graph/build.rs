@@ -75,8 +75,8 @@ pub(crate) fn build(
         let at: AHashMap<u64, u32> = next
             .keys
             .iter()
-            .copied()
-            .zip(next.starts.iter().copied())
+            .enumerate()
+            .map(|(index, &key)| (key, index as u32))
             .collect();
         let layer = live_layer(&generator, &forward[k], &at, k, layers, progress)?;
         built.push(layer);
@@ -140,7 +140,7 @@ fn coverable(field: &PcField, memo: &mut CoverMemo) -> bool {
 }
 
 /// The live fields of layer `k` among `fields` (sorted) and their edges into the next
-/// layer, whose live fields are `next` (key to where its record starts).
+/// layer, whose live fields are `next` (key to index).
 fn live_layer(
     generator: &MoveGenerator<'_>,
     fields: &[u64],

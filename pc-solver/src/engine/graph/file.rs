@@ -19,9 +19,9 @@
 //!
 //! Each section (a layer's shape, a layer's children) is compressed on its own as an LZ4
 //! block (`lz4_flex`): neighbouring fields repeat each other's children, which takes the
-//! SRS graph from 258 to about 190 MB. The shapes come before the children so that a
-//! reader knows where every field's record starts before it reads any child (edges name
-//! where their child's record starts), and the sections can be read side by side.
+//! SRS graph from 258 to about 190 MB. A layer's two sections are read side by side, one
+//! field at a time, and the layers on whichever thread is free, the largest first: a
+//! child is named by its index, so a layer needs nothing of the next but its size.
 //!
 //! A child is the index of a field of the next layer, written as a zigzag varint
 //! difference from a guess: the child at the same place in the previous field's list for
@@ -36,7 +36,7 @@
 //! children within the next layer, every field with a child but the last layer's), so a
 //! damaged file is an error, never a wrong answer.
 
-use super::key::is_valid;
+use super::key::{is_valid, pieces_needed};
 use super::{GraphError, Layer, PcGraph, RulesId, edge_child, edge_piece};
 use std::io::Write;
 use std::path::Path;
@@ -106,13 +106,13 @@ fn write_layer(layer: &Layer, next: Option<&Layer>) -> (Vec<u8>, Vec<u8>) {
     }
     let mut guesses: [Vec<u32>; 7] = Default::default();
     let mut lists: [Vec<u32>; 7] = Default::default();
-    for &at in &layer.starts {
+    debug_assert!(next.is_some() || layer.edge_count() == 0);
+    for index in 0..layer.len() as u32 {
         for list in &mut lists {
             list.clear();
         }
-        for &e in layer.edges(at) {
-            let next = next.expect("only the last layer has no next layer, and no edges");
-            lists[edge_piece(e)].push(next.index(edge_child(e)));
+        for &e in layer.edges(index) {
+            lists[edge_piece(e)].push(edge_child(e));
         }
         let mask = lists
             .iter()
@@ -266,8 +266,9 @@ pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError
     if !is_valid(start) {
         return Err(GraphError::Malformed("the start field"));
     }
+    // Layer `k` holds the fields `k` pieces after the start, down to the cleared field.
     let count = reader.u32()? as usize;
-    if count == 0 || count > 64 {
+    if count != pieces_needed(start) as usize + 1 {
         return Err(GraphError::Malformed("the number of layers"));
     }
     let mut sizes = Vec::with_capacity(count);
@@ -291,6 +292,7 @@ pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError
         let unpacked = |n: u64, packed: u64| packed <= bytes && n <= packed.saturating_mul(255);
         if fields > shape
             || fields > super::MAX_FIELDS as u64
+            || edges > u64::from(u32::MAX)
             || edges > children
             || !unpacked(shape, packed_shape)
             || !unpacked(children, packed_children)
@@ -311,9 +313,10 @@ pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError
     if at != body.len() {
         return Err(GraphError::Malformed("the sections' lengths"));
     }
-    // Every layer's shape, then every layer's children (which need the next layer's
-    // shape), each on whichever thread is free; a section is unpacked where it is read
-    // and let go after, so that few are in memory at once.
+    // Each layer's shape and children, on whichever thread is free (edges name their
+    // children by index, so a layer needs nothing of the next but its number of fields);
+    // a section is unpacked where it is read and let go after, so that few are in memory
+    // at once.
     let unpack = |i: usize| {
         let (range, size) = sections[i].clone();
         lz4_flex::block::decompress(&body[range], size)
@@ -321,35 +324,38 @@ pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError
             .filter(|out| out.len() == size)
             .ok_or(GraphError::Malformed("a compressed section"))
     };
-    let read: Vec<Shape> =
-        in_parallel(count, |k| read_shape(&unpack(k)?, sizes[k][0], sizes[k][1]))?;
-    let records: Vec<Vec<u32>> = in_parallel(count, |k| {
-        let next = read.get(k + 1).map(|n| &n.starts[..]).unwrap_or(&[]);
-        read_children(&unpack(count + k)?, &read[k], next)
+    // The largest layers first, so that the threads end together.
+    let mut order: Vec<usize> = (0..count).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(sizes[k][1]));
+    let layers: Vec<Layer> = in_parallel(&order, |k| {
+        let [fields, edges, ..] = sizes[k];
+        let next_fields = sizes.get(k + 1).map_or(0, |size| size[0]);
+        let pieces = (count - 1 - k) as u32;
+        read_layer(
+            &unpack(k)?,
+            &unpack(count + k)?,
+            fields,
+            edges,
+            pieces,
+            next_fields,
+        )
     })?;
-    let layers = read
-        .into_iter()
-        .zip(records)
-        .map(|(shape, records)| Layer {
-            keys: shape.keys,
-            starts: shape.starts,
-            records,
-        })
-        .collect();
+    if layers[0].keys != [start] {
+        return Err(GraphError::Malformed("the first layer"));
+    }
     let graph = PcGraph {
         rules,
         start,
         layers,
     };
-    graph.check()?;
     Ok(graph)
 }
 
-/// `work(k)` for `k` in `0..count`, on the machine's threads (the biggest layers are not
-/// known in advance: a thread takes the next `k` when it is done), in order of `k`; the
+/// `work(k)` for each `k` of `order`, on the machine's threads (a thread takes the next
+/// `k` when it is done), the results in order of `k`; the
 /// first error of any.
 fn in_parallel<T: Send>(
-    count: usize,
+    order: &[usize],
     work: impl Fn(usize) -> Result<T, GraphError> + Sync,
 ) -> Result<Vec<T>, GraphError> {
     let threads = if cfg!(target_family = "wasm") {
@@ -357,16 +363,16 @@ fn in_parallel<T: Send>(
     } else {
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .min(count)
+            .min(order.len())
     };
     let next = std::sync::atomic::AtomicUsize::new(0);
     let run = || {
         let mut done = Vec::new();
         loop {
-            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            if k >= count {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&k) = order.get(i) else {
                 return done;
-            }
+            };
             done.push((k, work(k)));
         }
     };
@@ -392,19 +398,6 @@ fn in_parallel<T: Send>(
     results.into_iter().map(|(_, r)| r).collect()
 }
 
-/// A layer's shape: its keys, where each field's record starts, and each field's pieces
-/// and counts of children.
-struct Shape {
-    keys: Vec<u64>,
-    starts: Vec<u32>,
-    /// Per field, the bit of each piece with children.
-    masks: Vec<u8>,
-    /// Per field and piece with children, how many.
-    counts: Vec<u8>,
-    /// Words of the records: a header per field and its edges.
-    words: usize,
-}
-
 /// The length of the file its header declares, if the header can be read: the header, the
 /// compressed sections and the checksum.
 fn declared_length(bytes: &[u8]) -> Option<u64> {
@@ -427,47 +420,65 @@ fn declared_length(bytes: &[u8]) -> Option<u64> {
     Some(total)
 }
 
-/// The shape of a layer of `fields` fields and `edges` edges from its bytes.
-fn read_shape(bytes: &[u8], fields: usize, edges: usize) -> Result<Shape, GraphError> {
+/// A layer of `fields` fields and `edges` edges from its two sections: the shape (keys,
+/// then each field's pieces and counts) and the children, read side by side, one field
+/// at a time. Every key must be a field that needs `pieces` pieces, every child one of
+/// the `next_fields` fields of the next layer, and every field must have children but in
+/// the last layer (`pieces = 0`).
+fn read_layer(
+    shape: &[u8],
+    children: &[u8],
+    fields: usize,
+    edges: usize,
+    pieces: u32,
+    next_fields: usize,
+) -> Result<Layer, GraphError> {
     let malformed = GraphError::Malformed;
-    let mut reader = Reader { bytes, at: 0 };
-    let mut keys = Vec::with_capacity(fields);
-    let mut key = 0u64;
-    for i in 0..fields {
-        let delta = reader.varint()?;
-        if i > 0 && delta == 0 {
-            return Err(malformed("keys not ascending"));
-        }
-        key = key.checked_add(delta).ok_or(malformed("a key"))?;
-        if !is_valid(key) {
-            return Err(malformed("a key"));
-        }
-        keys.push(key);
-    }
-    let mut starts = Vec::with_capacity(fields);
-    let mut masks = Vec::with_capacity(fields);
-    let mut counts = Vec::with_capacity(edges.min(bytes.len()));
-    let mut words = 0usize;
+    let mut shape = Reader {
+        bytes: shape,
+        at: 0,
+    };
+    let keys = read_keys(&mut shape, fields, pieces)?;
+    let mut children = Reader {
+        bytes: children,
+        at: 0,
+    };
+    let mut starts = Vec::with_capacity(fields + 1);
+    starts.push(0u32);
+    // Every edge takes a byte of the children at least: the section, not the header,
+    // bounds what is reserved.
+    let mut out: Vec<u32> = Vec::with_capacity(edges.min(children.bytes.len()));
+    let next_len = next_fields as i64;
+    // Per piece: its previous list of children (the encoder's guesses, see `guess_at`),
+    // rewritten in place: entry `j` is read as the guess before the new child takes its
+    // place, and past the old list's end the child before serves. No list is longer than
+    // a field's edges.
+    let mut guesses = [[0u32; super::MAX_EDGES + 1]; 7];
+    let mut known = [0usize; 7];
     for _ in 0..fields {
-        let mask = reader.byte()?;
+        let mask = shape.byte()?;
         if mask >> 7 != 0 {
             return Err(malformed("a field's pieces"));
         }
+        if (mask == 0) != (pieces == 0) {
+            return Err(malformed("a field's edges"));
+        }
+        // The counts of the pieces with children: half-bytes, then the escapes.
         let present = mask.count_ones() as usize;
-        let mut these = [0usize; 7];
+        let mut counts = [0usize; 7];
         for pair in 0..present.div_ceil(2) {
-            let byte = reader.byte()?;
-            these[2 * pair] = usize::from(byte & 0xf) + 1;
+            let byte = shape.byte()?;
+            counts[2 * pair] = usize::from(byte & 0xf) + 1;
             if 2 * pair + 1 < present {
-                these[2 * pair + 1] = usize::from(byte >> 4) + 1;
+                counts[2 * pair + 1] = usize::from(byte >> 4) + 1;
             } else if byte >> 4 != 0 {
                 return Err(malformed("a field's counts"));
             }
         }
         let mut total = 0;
-        for count in these[..present].iter_mut() {
+        for count in counts[..present].iter_mut() {
             if *count == 16 {
-                let extra = reader.varint()?;
+                let extra = shape.varint()?;
                 if extra > super::MAX_EDGES as u64 {
                     return Err(malformed("a count"));
                 }
@@ -475,52 +486,12 @@ fn read_shape(bytes: &[u8], fields: usize, edges: usize) -> Result<Shape, GraphE
             }
             total += *count;
         }
-        if total > super::MAX_EDGES {
+        if total > super::MAX_EDGES || out.len() + total > edges {
             return Err(malformed("a field's edges"));
         }
-        starts.push(u32::try_from(words).map_err(|_| malformed("a layer's size"))?);
-        masks.push(mask);
-        counts.extend(these[..present].iter().map(|&c| c as u8));
-        words += 1 + total;
-    }
-    if reader.at != bytes.len() || words != fields + edges {
-        return Err(malformed("a layer's shape"));
-    }
-    Ok(Shape {
-        keys,
-        starts,
-        masks,
-        counts,
-        words,
-    })
-}
-
-/// The records of a layer of `shape` from the bytes of its children, whose children are
-/// fields of the next layer (where their records start: `next`).
-fn read_children(bytes: &[u8], shape: &Shape, next: &[u32]) -> Result<Vec<u32>, GraphError> {
-    let malformed = GraphError::Malformed;
-    let mut reader = Reader { bytes, at: 0 };
-    let mut records = vec![0u32; shape.words];
-    let next_len = next.len() as i64;
-    // Per piece: its previous list of children (the encoder's guesses, see `guess_at`),
-    // rewritten in place: entry `j` is read as the guess before the new child takes its
-    // place, and past the old list's end the child before serves. No list is longer than
-    // a field's edges.
-    let mut guesses = [[0u32; super::MAX_EDGES + 1]; 7];
-    let mut known = [0usize; 7];
-    let mut counts = shape.counts.iter();
-    let mut at = 0;
-    for (index, &mask) in shape.masks.iter().enumerate() {
-        let header = at;
-        at += 1;
-        for piece in 0..7 {
-            if mask >> piece & 1 == 0 {
-                continue;
-            }
-            let count = usize::from(*counts.next().ok_or(malformed("a field's counts"))?);
-            if next_len == 0 {
-                return Err(malformed("edges out of the last layer"));
-            }
+        let mut counts = counts.iter();
+        for piece in (0..7).filter(|p| mask >> p & 1 == 1) {
+            let count = *counts.next().expect("a count per piece present");
             let tag = (piece as u32) << 29;
             let guess = &mut guesses[piece];
             let old = known[piece];
@@ -533,23 +504,51 @@ fn read_children(bytes: &[u8], shape: &Shape, next: &[u32]) -> Result<Vec<u32>, 
                 } else {
                     0
                 };
-                let child = i64::from(g) + unzigzag(reader.varint()?);
+                let child = i64::from(g) + unzigzag(children.varint()?);
                 if child <= before || child >= next_len {
                     return Err(malformed("a child"));
                 }
                 before = child;
                 guess[j] = child as u32;
-                records[at] = tag | next[child as usize];
-                at += 1;
+                out.push(tag | child as u32);
             }
             known[piece] = count;
         }
-        records[header] = (index as u32) << 8 | (at - header - 1) as u32;
+        starts.push(out.len() as u32);
     }
-    if reader.at != bytes.len() {
+    if shape.at != shape.bytes.len() || out.len() != edges {
+        return Err(malformed("a layer's shape"));
+    }
+    if children.at != children.bytes.len() {
         return Err(malformed("a layer's children"));
     }
-    Ok(records)
+    Ok(Layer {
+        keys,
+        starts,
+        edges: out,
+    })
+}
+
+/// A layer's keys, ascending varint differences, each a field needing `pieces` pieces.
+fn read_keys(reader: &mut Reader<'_>, fields: usize, pieces: u32) -> Result<Vec<u64>, GraphError> {
+    let malformed = GraphError::Malformed;
+    let mut keys = Vec::with_capacity(fields);
+    let mut key = 0u64;
+    for i in 0..fields {
+        let delta = reader.varint()?;
+        if i > 0 && delta == 0 {
+            return Err(malformed("keys not ascending"));
+        }
+        key = key.checked_add(delta).ok_or(malformed("a key"))?;
+        if !is_valid(key) {
+            return Err(malformed("a key"));
+        }
+        if pieces_needed(key) != pieces {
+            return Err(malformed("a field in the wrong layer"));
+        }
+        keys.push(key);
+    }
+    Ok(keys)
 }
 
 /// Reads the integers of a file, every read checked against its end.
@@ -581,26 +580,23 @@ impl Reader<'_> {
         self.take::<8>().map(u64::from_le_bytes)
     }
 
-    #[inline]
+    #[inline(always)]
     fn varint(&mut self) -> Result<u64, GraphError> {
         // With eight bytes at hand, a number of up to eight bytes is read without a branch
-        // per byte: the first byte without its top bit ends it.
+        // per byte: the first byte without its top bit ends it, and the seven-bit groups
+        // are packed together pairwise in three steps.
         if let Some(eight) = self.bytes.get(self.at..self.at + 8) {
             let word = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
             let ends = !word & 0x8080_8080_8080_8080;
             if ends != 0 {
-                let length = (ends.trailing_zeros() + 1) / 8;
-                let word = if length == 8 {
-                    word
-                } else {
-                    word & ((1 << (8 * length)) - 1)
-                };
-                let mut value = 0u64;
-                for i in 0..8 {
-                    value |= (word >> (8 * i) & 0x7f) << (7 * i);
-                }
-                self.at += length as usize;
-                return Ok(value);
+                let bits = ends.trailing_zeros() + 1;
+                // The number's bytes (all eight when `bits` is 64), without their top bits.
+                let x = word & (u64::MAX >> (64 - bits)) & 0x7f7f_7f7f_7f7f_7f7f;
+                let x = (x & 0x00ff_00ff_00ff_00ff) | (x >> 1 & 0x3f80_3f80_3f80_3f80);
+                let x = (x & 0x0000_ffff_0000_ffff) | (x >> 2 & 0x0fff_c000_0fff_c000);
+                let x = (x & 0x0000_0000_ffff_ffff) | (x >> 4 & 0x00ff_ffff_f000_0000);
+                self.at += bits as usize / 8;
+                return Ok(x);
             }
         }
         let mut value = 0u64;
@@ -738,6 +734,25 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Numbers of every length read back as written, alone and one after another
+        /// (the fast path reads eight bytes at once, the slow one the last few).
+        #[test]
+        fn varints_read_back(numbers in proptest::collection::vec(
+            prop_oneof![any::<u64>(), 0u64..128, 0u64..1 << 14, 0u64..1 << 35, (1u64 << 55)..1 << 57],
+            1..40,
+        )) {
+            let mut bytes = Vec::new();
+            for &n in &numbers {
+                put_varint(&mut bytes, n);
+            }
+            let mut reader = Reader { bytes: &bytes, at: 0 };
+            for &n in &numbers {
+                prop_assert_eq!(reader.varint().unwrap(), n);
+            }
+            prop_assert_eq!(reader.at, bytes.len());
+            prop_assert!(reader.varint().is_err());
+        }
 
         /// Any damage is an error; damage the checksum was made to match never panics.
         #[test]

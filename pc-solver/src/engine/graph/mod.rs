@@ -163,14 +163,14 @@ pub enum GraphError {
     Malformed(&'static str),
 }
 
-/// An edge: the piece in the top three bits, below them where the child's record starts
-/// in the next layer.
+/// An edge: the piece in the top three bits, below them the child's index in the next
+/// layer.
 #[inline]
 pub(crate) fn edge(piece: Piece, child: u32) -> u32 {
     (piece.index() as u32) << 29 | child
 }
 
-/// Where the record of an edge's child starts.
+/// The index of an edge's child in the next layer.
 #[inline]
 pub(crate) fn edge_child(edge: u32) -> u32 {
     edge & ((1 << 29) - 1)
@@ -182,41 +182,44 @@ pub(crate) fn edge_piece(edge: u32) -> usize {
     (edge >> 29) as usize
 }
 
-/// The most fields a layer may have: a field's index takes 24 bits of its record.
+/// The most fields a layer may have (a limit of the format; an index must fit in the 29
+/// bits of an edge).
 pub(crate) const MAX_FIELDS: usize = 1 << 24;
 
-/// The most edges one field may have: their count takes 8 bits of its record.
+/// The most edges one field may have (a limit of the format).
 pub(crate) const MAX_EDGES: usize = 255;
 
 /// The fields with a given number of pieces placed, and their edges into the next layer.
 ///
-/// A field's edges sit right after a header word in one array, so that reading a field
-/// costs one cache miss: a search touches fields all over the graph. A field is named by
-/// where its record starts; edges name their children that way too.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A field is named by its index in its layer (its keys' order); edges name their
+/// children that way too, so that a file's children are read without knowing anything of
+/// the next layer but its size.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Layer {
     /// The fields' keys ([`key::pack`]), ascending, by index.
     pub(crate) keys: Vec<u64>,
-    /// Where each field's record starts, by index.
+    /// Where each field's edges start in `edges`, by index, and where the last ends.
     pub(crate) starts: Vec<u32>,
-    /// Per field: a header (index in the top 24 bits, number of edges in the low 8),
-    /// then its edges, by piece, then child.
-    pub(crate) records: Vec<u32>,
+    /// Every field's edges, by piece, then child.
+    pub(crate) edges: Vec<u32>,
+}
+
+impl Default for Layer {
+    fn default() -> Self {
+        Layer {
+            keys: Vec::new(),
+            starts: vec![0],
+            edges: Vec::new(),
+        }
+    }
 }
 
 impl Layer {
-    /// The edges of the field whose record starts at `at`.
+    /// The edges of field `index`.
     #[inline]
-    pub(crate) fn edges(&self, at: u32) -> &[u32] {
-        let header = self.records[at as usize];
-        let from = at as usize + 1;
-        &self.records[from..from + (header & 0xff) as usize]
-    }
-
-    /// The index of the field whose record starts at `at`.
-    #[inline]
-    pub(crate) fn index(&self, at: u32) -> u32 {
-        self.records[at as usize] >> 8
+    pub(crate) fn edges(&self, index: u32) -> &[u32] {
+        let index = index as usize;
+        &self.edges[self.starts[index] as usize..self.starts[index + 1] as usize]
     }
 
     /// The number of fields.
@@ -226,16 +229,14 @@ impl Layer {
 
     /// The number of edges.
     pub(crate) fn edge_count(&self) -> usize {
-        self.records.len() - self.keys.len()
+        self.edges.len()
     }
 
     /// Adds a field (keys must come in ascending order) with its edges.
     pub(crate) fn push(&mut self, key: u64, edges: &[u32]) {
-        let index = self.keys.len() as u32;
         self.keys.push(key);
-        self.starts.push(self.records.len() as u32);
-        self.records.push(index << 8 | edges.len() as u32);
-        self.records.extend_from_slice(edges);
+        self.edges.extend_from_slice(edges);
+        self.starts.push(self.edges.len() as u32);
     }
 }
 
@@ -391,45 +392,18 @@ impl PcGraph {
         file::load(path, RulesId::of(rules))
     }
 
-    /// Checks what the file format cannot: every layer holds fields of its own number of
-    /// pieces, every field but the last layer's has an edge, the first layer is the start.
-    fn check(&self) -> Result<(), GraphError> {
-        let malformed = GraphError::Malformed;
-        let start = key::unpack(self.start);
-        let needed = start.pieces_needed() as usize;
-        if self.layers.len() != needed + 1 {
-            return Err(malformed("the number of layers"));
-        }
-        if self.layers[0].keys != [self.start] {
-            return Err(malformed("the first layer"));
-        }
-        for (k, layer) in self.layers.iter().enumerate() {
-            let last = k == needed;
-            for (&key, &at) in layer.keys.iter().zip(&layer.starts) {
-                if key::pieces_needed(key) as usize != needed - k {
-                    return Err(malformed("a field in the wrong layer"));
-                }
-                if last != layer.edges(at).is_empty() {
-                    return Err(malformed("a field's edges"));
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// The 2-line PC on the way to a 4-line one (two rows cleared, nothing left), when
     /// the graph has it.
     pub(crate) fn two_line_field(&self) -> Option<(usize, u32)> {
         self.find(&PcField::new_unchecked(Default::default(), 2))
     }
 
-    /// The field whose record starts at `at` in layer `layer`.
-    pub(crate) fn field(&self, layer: usize, at: u32) -> PcField {
-        let layer = &self.layers[layer];
-        key::unpack(layer.keys[layer.index(at) as usize])
+    /// Field `index` of layer `layer`.
+    pub(crate) fn field(&self, layer: usize, index: u32) -> PcField {
+        key::unpack(self.layers[layer].keys[index as usize])
     }
 
-    /// Where a field is: its layer and where its record starts, when the graph has it.
+    /// Where a field is: its layer and its index there, when the graph has it.
     pub(crate) fn find(&self, field: &PcField) -> Option<(usize, u32)> {
         if field.height() > key::MAX_ROWS {
             return None;
@@ -438,7 +412,7 @@ impl PcGraph {
         let layer = key::pieces_needed(self.start).checked_sub(field.pieces_needed())? as usize;
         let layer_fields = self.layers.get(layer)?;
         let index = layer_fields.keys.binary_search(&key).ok()?;
-        Some((layer, layer_fields.starts[index]))
+        Some((layer, index as u32))
     }
 }
 
@@ -478,7 +452,7 @@ mod tests {
             };
             let bag_bits = bag.bag_state().remaining().bits();
             let root = search::Root {
-                at: (0, graph.layers[0].starts[0]),
+                at: (0, 0),
                 hold: hold.map_or(suffix::NO_HOLD, |p| p.index() as u8),
                 queue,
                 bag: bag_bits,
@@ -524,12 +498,7 @@ mod tests {
                 .values
                 .iter()
                 .filter(|&(_, &v)| v > 0)
-                .map(|(&(at, h), &v)| {
-                    (
-                        (key::unpack(next.keys[next.index(at) as usize]).key(), h),
-                        v,
-                    )
-                })
+                .map(|(&(at, h), &v)| ((key::unpack(next.keys[at as usize]).key(), h), v))
                 .collect();
             let layer_values: std::collections::BTreeMap<(u128, u8), u64> =
                 by_layers.states().filter(|&(_, v)| v > 0).collect();

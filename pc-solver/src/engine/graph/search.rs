@@ -31,7 +31,7 @@ pub(crate) const MAX_UNKNOWN: usize = 4;
 /// and the bag after them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Root<'q> {
-    /// The field's layer in the graph and where its record starts.
+    /// The field's layer in the graph and its index there.
     pub(crate) at: (usize, u32),
     /// The hold slot (a piece index, [`NO_HOLD`] for empty).
     pub(crate) hold: u8,
@@ -50,7 +50,7 @@ pub(crate) struct Root<'q> {
 /// The values of the root's moves: the continuations each state of layer 1 wins, of
 /// `count` equally likely ones.
 pub(crate) struct MoveValues {
-    /// By (where the field's record starts in the graph's next layer, hold slot).
+    /// By (the field's index in the graph's next layer, hold slot).
     pub(crate) values: AHashMap<(u32, u8), u64>,
     /// The number of continuations.
     pub(crate) count: u64,
@@ -103,12 +103,27 @@ pub(crate) fn move_values(
             .collect(),
     };
     let mut values = AHashMap::with_capacity(children.len());
-    for child in children {
-        let won = walk.move_value(child);
-        values.insert(child, won);
-        if stop_when_certain && won == count {
-            break;
+    if stop_when_certain {
+        // Batches of one, two, four ... moves, so that a certain move early on stops the
+        // walk soon while a position with none is walked in few batches (the states the
+        // moves share are walked once per batch).
+        let mut from = 0;
+        let mut batch = 1;
+        'batches: while from < children.len() {
+            let to = (from + batch).min(children.len());
+            let won = walk.values(&children[from..to]);
+            for (&child, won) in children[from..to].iter().zip(won) {
+                values.insert(child, won);
+                if won == count {
+                    break 'batches;
+                }
+            }
+            from = to;
+            batch *= 2;
         }
+    } else {
+        let won = walk.values(&children);
+        values.extend(children.iter().copied().zip(won));
     }
     Some(MoveValues { values, count })
 }
@@ -264,13 +279,14 @@ struct Walk<'g, 's> {
     space: Space,
     /// The 2-line PC field (layer, index), when it counts and the graph has it.
     two_line_at: Option<(usize, u32)>,
-    /// The last layer: where the continuations each state wins are, by
-    /// `8 * field + hold`.
-    leaves: AHashMap<u64, u32>,
+    /// The last layer: where the continuations each state wins are, by state
+    /// ([`state`]), kept from one batch of moves to the next.
+    leaves: AHashMap<u32, u32>,
+    /// Where each distinct set is in the arena: many states of the last layer win the same
+    /// continuations, and a small arena stays in cache.
+    distinct: AHashMap<Vec<u64>, u32>,
     /// The sets, `space.words` words each.
     arena: Vec<u64>,
-    /// Layers `1..m`: each prefix's best count, by `8 * field + hold`.
-    sums: Vec<AHashMap<u64, std::rc::Rc<[u32]>>>,
     /// Every continuation.
     full: Vec<u64>,
     /// A set being made.
@@ -317,20 +333,156 @@ impl<'g, 's> Walk<'g, 's> {
             full,
             two_line_at,
             leaves: AHashMap::new(),
+            distinct: AHashMap::new(),
             arena: Vec::new(),
-            sums: (0..m).map(|_| AHashMap::new()).collect(),
         }
     }
 
-    /// The continuations won after a move of the root to `child` (a state of layer 1).
-    fn move_value(&mut self, child: (u32, u8)) -> u64 {
-        if self.m == 1 {
-            let mut set = vec![0u64; self.space.words];
-            self.add_wins(1, child, &mut set);
-            set.iter().map(|w| u64::from(w.count_ones())).sum()
-        } else {
-            self.sums(1, child).iter().map(|&c| u64::from(c)).sum()
+    /// The continuations won after each move of the root to a state of layer 1.
+    ///
+    /// Layer by layer rather than depth first: the states of each layer are found from
+    /// the layer above, sorted and made unique, so that the graph's edges are read in
+    /// the order they are stored and each once, and the states' children are kept as
+    /// indices into the next layer's states (the graph's layers are hundreds of
+    /// megabytes; these lists are a few).
+    fn values(&mut self, firsts: &[(u32, u8)]) -> Vec<u64> {
+        let mut levels: Vec<Level> = (0..=self.last).map(|_| Level::default()).collect();
+        levels[1].states = firsts.iter().map(|&(at, held)| state(at, held)).collect();
+        levels[1].states.sort_unstable();
+        levels[1].states.dedup();
+        for k in 1..self.last {
+            let (above, below) = levels.split_at_mut(k + 1);
+            self.expand(k, &mut above[k], &mut below[0]);
         }
+        // The last layer's sets, in the order of the graph's fields.
+        let last = &levels[self.last];
+        let sets: Vec<u32> = last
+            .states
+            .iter()
+            .map(|&s| {
+                if self.is_two_line_pc(self.last, s >> 3) {
+                    EMPTY // never read: the 2-line PC wins everything (`add_wins`)
+                } else {
+                    self.leaf_set(s)
+                }
+            })
+            .collect();
+        let values: Vec<u64> = if self.m == 1 {
+            (0..levels[1].states.len())
+                .map(|i| {
+                    let mut set = vec![0u64; self.space.words];
+                    self.add_wins(&levels, &sets, 1, i as u32, &mut set);
+                    set.iter().map(|w| u64::from(w.count_ones())).sum()
+                })
+                .collect()
+        } else {
+            // Layers `m - 1` down to 1: each state's best count for each prefix.
+            let mut below: Vec<u32> = Vec::new();
+            for k in (1..self.m).rev() {
+                below = self.best_counts(&levels, &sets, k, &below);
+            }
+            let width = self.space.spans[0].len();
+            below
+                .chunks_exact(width)
+                .map(|row| row.iter().map(|&c| u64::from(c)).sum())
+                .collect()
+        };
+        let level = &levels[1].states;
+        firsts
+            .iter()
+            .map(|&(at, held)| {
+                let i = level
+                    .binary_search(&state(at, held))
+                    .expect("a state of layer 1");
+                values[i]
+            })
+            .collect()
+    }
+
+    /// The children of the states of layer `k` (`level`): the states of layer `k + 1`
+    /// (`next`), sorted, and for each state of `level` the indices of its children.
+    fn expand(&self, k: usize, level: &mut Level, next: &mut Level) {
+        // (child state, parent index) as one word, the child in the high half.
+        let mut pairs: Vec<u64> = Vec::new();
+        for (i, &s) in level.states.iter().enumerate() {
+            if self.is_two_line_pc(k, s >> 3) {
+                continue; // a PC already: nothing below it is looked at
+            }
+            for (at, held) in self.children(k, s >> 3, (s & 7) as u8) {
+                pairs.push(u64::from(state(at, held)) << 32 | i as u64);
+            }
+        }
+        sort_by_high_half(&mut pairs);
+        let mut child_of = Vec::with_capacity(pairs.len());
+        for &pair in &pairs {
+            let child = (pair >> 32) as u32;
+            if next.states.last() != Some(&child) {
+                next.states.push(child);
+            }
+            child_of.push(next.states.len() as u32 - 1);
+        }
+        // Each parent's children, in the order of the pairs (by child).
+        let mut starts = vec![0u32; level.states.len() + 1];
+        for &pair in &pairs {
+            starts[(pair & 0xffff_ffff) as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut children = vec![0u32; pairs.len()];
+        let mut filled = starts.clone();
+        for (&pair, &child) in pairs.iter().zip(&child_of) {
+            let parent = (pair & 0xffff_ffff) as usize;
+            children[filled[parent] as usize] = child;
+            filled[parent] += 1;
+        }
+        level.starts = starts;
+        level.children = children;
+    }
+
+    /// Adds the continuations state `i` of layer `k >= m` wins to `out`. Only the last
+    /// layer's sets are kept: the states above it are rarely met twice (each has one
+    /// parent, measured), while a state of the last layer has several.
+    fn add_wins(&self, levels: &[Level], sets: &[u32], k: usize, i: u32, out: &mut [u64]) {
+        let level = &levels[k];
+        if self.is_two_line_pc(k, level.states[i as usize] >> 3) {
+            out.copy_from_slice(&self.full);
+        } else if k == self.last {
+            let at = sets[i as usize];
+            if at != EMPTY {
+                let at = at as usize;
+                for (w, c) in out.iter_mut().zip(&self.arena[at..at + self.space.words]) {
+                    *w |= c;
+                }
+            }
+        } else {
+            for &child in level.children_of(i) {
+                self.add_wins(levels, sets, k + 1, child, out);
+            }
+        }
+    }
+
+    /// Where the continuations a state of the last layer wins are, in the arena.
+    fn leaf_set(&mut self, s: u32) -> u32 {
+        if let Some(&at) = self.leaves.get(&s) {
+            return at;
+        }
+        let mut set = std::mem::take(&mut self.scratch);
+        set.iter_mut().for_each(|w| *w = 0);
+        self.leaf(self.base + self.last, s >> 3, (s & 7) as u8, &mut set);
+        let at = if set.iter().all(|&w| w == 0) {
+            EMPTY
+        } else if let Some(&at) = self.distinct.get(set.as_slice()) {
+            at
+        } else {
+            let at = self.arena.len() as u32;
+            self.arena.extend_from_slice(&set);
+            self.distinct.insert(set.clone(), at);
+            at
+        };
+        self.scratch = set;
+        self.leaves.insert(s, at);
+        at
     }
 
     /// The states of layer `k + 1` that the moves of a state of layer `k` lead to.
@@ -353,55 +505,6 @@ impl<'g, 's> Walk<'g, 's> {
     /// Whether a state of layer `k` is the 2-line PC, when that counts.
     fn is_two_line_pc(&self, k: usize, field: u32) -> bool {
         self.two_line_at == Some((self.base + k, field))
-    }
-
-    /// Stores a set, or nothing when it is empty.
-    fn store(&mut self, set: &[u64]) -> u32 {
-        if set.iter().all(|&w| w == 0) {
-            return EMPTY;
-        }
-        let at = self.arena.len();
-        self.arena.extend_from_slice(set);
-        at as u32
-    }
-
-    /// Adds the continuations a state of layer `k >= m` wins to `out`. Only the last
-    /// layer's sets are remembered: the states above it are rarely met twice (each has
-    /// one parent, measured), while a state of the last layer has several.
-    fn add_wins(&mut self, k: usize, (field, held): (u32, u8), out: &mut [u64]) {
-        if self.is_two_line_pc(k, field) {
-            out.copy_from_slice(&self.full);
-        } else if k == self.last {
-            let at = self.leaf_set(field, held);
-            if at != EMPTY {
-                let at = at as usize;
-                for (w, c) in out.iter_mut().zip(&self.arena[at..at + self.space.words]) {
-                    *w |= c;
-                }
-            }
-        } else {
-            for child in self.children(k, field, held) {
-                self.add_wins(k + 1, child, out);
-                if out == self.full.as_slice() {
-                    break;
-                }
-            }
-        }
-    }
-
-    /// Where the continuations a state of the last layer wins are.
-    fn leaf_set(&mut self, field: u32, held: u8) -> u32 {
-        let key = u64::from(field) << 3 | u64::from(held);
-        if let Some(&at) = self.leaves.get(&key) {
-            return at;
-        }
-        let mut set = std::mem::take(&mut self.scratch);
-        set.iter_mut().for_each(|w| *w = 0);
-        self.leaf(self.base + self.last, field, held, &mut set);
-        let at = self.store(&set);
-        self.scratch = set;
-        self.leaves.insert(key, at);
-        at
     }
 
     /// The continuations a state of the last layer wins: for each first unknown piece,
@@ -463,8 +566,13 @@ impl<'g, 's> Walk<'g, 's> {
             for (chunk, word) in from.chunks_exact_mut(8).zip(source) {
                 chunk.copy_from_slice(&word.to_le_bytes());
             }
-            for g in start as usize..end as usize {
-                bytes[g] = from[self.space.gather[g].1 as usize] & self.space.last_pieces[g];
+            let range = start as usize..end as usize;
+            for ((byte, &(_, at)), &last) in bytes[range.clone()]
+                .iter_mut()
+                .zip(&self.space.gather[range.clone()])
+                .zip(&self.space.last_pieces[range])
+            {
+                *byte = from[usize::from(at & 63)] & last;
             }
         }
         for (word, chunk) in set.iter_mut().zip(bytes.chunks_exact(8)) {
@@ -472,22 +580,24 @@ impl<'g, 's> Walk<'g, 's> {
         }
     }
 
-    /// For a state of layer `1 <= k < m`, each prefix's continuations won by the best move.
-    fn sums(&mut self, k: usize, (field, held): (u32, u8)) -> std::rc::Rc<[u32]> {
-        let key = u64::from(field) << 3 | u64::from(held);
-        if let Some(row) = self.sums[k].get(&key) {
-            return row.clone();
-        }
-        let spans = self.space.spans[k - 1].clone();
-        let row: Vec<u32> = if self.is_two_line_pc(k, field) {
-            spans
-        } else {
-            let mut row = vec![0u32; spans.len()];
-            for child in self.children(k, field, held) {
+    /// For every state of layer `1 <= k < m`, each prefix's continuations won by the best
+    /// move, one row after another, from the rows of layer `k + 1` (`below`; none for
+    /// `k + 1 = m`).
+    fn best_counts(&mut self, levels: &[Level], sets: &[u32], k: usize, below: &[u32]) -> Vec<u32> {
+        let spans = &self.space.spans[k - 1];
+        let width = spans.len();
+        let level = &levels[k];
+        let mut rows = vec![0u32; width * level.states.len()];
+        let mut set = std::mem::take(&mut self.below);
+        for (i, row) in rows.chunks_exact_mut(width).enumerate() {
+            if self.is_two_line_pc(k, level.states[i] >> 3) {
+                row.copy_from_slice(spans);
+                continue;
+            }
+            for &child in level.children_of(i as u32) {
                 if k + 1 == self.m {
-                    let mut set = std::mem::take(&mut self.below);
                     set.iter_mut().for_each(|w| *w = 0);
-                    self.add_wins(k + 1, child, &mut set);
+                    self.add_wins(levels, sets, k + 1, child, &mut set);
                     // A prefix of `m - 1` pieces is one byte of the set: its count is the
                     // byte's popcount, taken for eight bytes at once.
                     for (i, &word) in set.iter().enumerate() {
@@ -499,22 +609,101 @@ impl<'g, 's> Walk<'g, 's> {
                             *best = (*best).max((counts >> (8 * j) & 0xff) as u32);
                         }
                     }
-                    self.below = set;
                 } else {
-                    let below = self.sums(k + 1, child);
+                    let width_below = self.space.spans[k].len();
+                    let from = child as usize * width_below;
+                    let child_row = &below[from..from + width_below];
                     for (best, &(start, end)) in row.iter_mut().zip(&self.space.runs[k - 1]) {
-                        let count: u32 = below[start as usize..end as usize].iter().sum();
+                        let count: u32 = child_row[start as usize..end as usize].iter().sum();
                         *best = (*best).max(count);
                     }
                 }
-                if row == spans {
+                if row == spans.as_slice() {
                     break;
                 }
             }
-            row
-        };
-        let row: std::rc::Rc<[u32]> = row.into();
-        self.sums[k].insert(key, row.clone());
-        row
+        }
+        self.below = set;
+        rows
+    }
+}
+
+/// A state of a layer as one word: its field's index, and the hold slot in the low three
+/// bits (an index is below `2^24`, see [`super::MAX_FIELDS`]).
+#[inline]
+fn state(at: u32, held: u8) -> u32 {
+    at << 3 | u32::from(held)
+}
+
+/// The states of one layer of a walk, sorted, and where their children are in the next.
+#[derive(Default)]
+struct Level {
+    states: Vec<u32>,
+    /// Where each state's children start in `children` (one more entry than states).
+    starts: Vec<u32>,
+    /// Indices of states of the next layer.
+    children: Vec<u32>,
+}
+
+impl Level {
+    fn children_of(&self, i: u32) -> &[u32] {
+        let i = i as usize;
+        &self.children[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+/// Sorts words by their high half, keeping the order of words with equal high halves (a
+/// radix sort: a byte at a time, four passes at most, a pass skipped when all words have
+/// the same byte there).
+fn sort_by_high_half(words: &mut Vec<u64>) {
+    let mut other = vec![0u64; words.len()];
+    for shift in [32, 40, 48, 56] {
+        let mut counts = [0usize; 256];
+        for &w in words.iter() {
+            counts[(w >> shift & 0xff) as usize] += 1;
+        }
+        if counts.contains(&words.len()) {
+            continue;
+        }
+        let mut at = 0;
+        for c in counts.iter_mut() {
+            let n = *c;
+            *c = at;
+            at += n;
+        }
+        for &w in words.iter() {
+            let digit = (w >> shift & 0xff) as usize;
+            other[counts[digit]] = w;
+            counts[digit] += 1;
+        }
+        std::mem::swap(words, &mut other);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The radix sort orders by the high half and keeps the order of equal high halves
+        /// (a state's children stay in the order their parents came).
+        #[test]
+        fn the_radix_sort_is_a_stable_sort_by_the_high_half(
+            words in proptest::collection::vec(
+                prop_oneof![
+                    any::<u64>(),
+                    0u64..1 << 40,
+                    (0u64..4, 0u64..8).prop_map(|(high, low)| high << 32 | low),
+                ],
+                0..300,
+            ),
+        ) {
+            let mut sorted = words.clone();
+            sort_by_high_half(&mut sorted);
+            let mut expected = words;
+            expected.sort_by_key(|w| w >> 32);
+            prop_assert_eq!(sorted, expected);
+        }
     }
 }

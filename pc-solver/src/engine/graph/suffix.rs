@@ -54,7 +54,7 @@ impl SuffixMemo {
         p: usize,
     ) -> u64 {
         debug_assert!(p == 1 || p == 2);
-        let slot = 8 * graph.layers[layer].index(field) as usize + hold as usize;
+        let slot = 8 * field as usize + hold as usize;
         if let Some(&set) = self.small.get(layer).and_then(|t| t.get(slot)) {
             if set != UNKNOWN {
                 return set;
@@ -97,7 +97,7 @@ impl SuffixMemo {
     /// The queues of three pieces that finish a field of layer `layer` with `hold` in the
     /// slot: eight words, word `u` for the queues starting with `u` (word 7 empty).
     ///
-    /// Made anew each time, not remembered: it reads the field's edges (one record) and the
+    /// Made anew each time, not remembered: it reads the field's edges and the
     /// sets of two pieces of its children, whose table is small enough to stay in cache,
     /// which costs less than finding a remembered set among hundreds of thousands.
     pub(crate) fn three(
