@@ -463,6 +463,18 @@ mod tests {
             let mut memo = suffix::SuffixMemo::default();
             let by_graph = search::move_values(graph, &mut memo, &root, None, false)
                 .expect("the walk applies");
+            // Stopping at the first certain move (depth first for the first moves, then
+            // layer by layer) gives the same values, and at most one certain move.
+            let stopping =
+                search::move_values(graph, &mut memo, &root, None, true).expect("the walk applies");
+            let certain = stopping.values.values().filter(|&&v| v == by_graph.count);
+            assert!(certain.count() <= 1);
+            if !stopping.values.values().any(|&v| v == by_graph.count) {
+                assert_eq!(stopping.values.len(), by_graph.values.len());
+            }
+            for (state, value) in &stopping.values {
+                assert_eq!(by_graph.values.get(state), Some(value), "seed {seed}");
+            }
             let mut known_memo = KnownMemo::default();
             let known = KnownSolver::new(
                 rules.generator(),
