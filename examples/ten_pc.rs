@@ -117,10 +117,6 @@ struct Cli {
     /// The default; undoes --no-carry
     #[arg(long = "carry", overrides_with = "no_carry", hide = true)]
     carry: bool,
-    /// Count a 2-line PC on the way to a 4-line one as the PC when deciding (a game counts
-    /// every PC; without this the player values only the 4-line PC)
-    #[arg(long = "two-line")]
-    two_line: bool,
     /// Threads; games are shared out
     #[arg(long, value_name = "T", default_value_t = 1)]
     threads: usize,
@@ -175,7 +171,6 @@ struct Settings {
     clairvoyant: (u32, u64),
     carry: bool,
     exact_opening: bool,
-    two_line: bool,
     graph: Option<Arc<PcGraph>>,
 }
 
@@ -196,7 +191,6 @@ fn play(seed: u64, s: &Settings) -> Played {
         .with_clairvoyant(s.clairvoyant.0, s.clairvoyant.1)
         .with_carry(s.carry)
         .with_exact_opening(s.exact_opening)
-        .with_two_line(s.two_line)
         .with_seed(seed);
     let mut out = Played::default();
     let mut streak = 0;
@@ -311,7 +305,6 @@ fn main() {
         clairvoyant: (cli.clairvoyant, cli.clairvoyant_states),
         carry: !cli.no_carry,
         exact_opening: !cli.no_exact_opening,
-        two_line: cli.two_line,
     };
     let threads = cli.threads.max(1);
     let json = cli.format.json();
@@ -457,7 +450,7 @@ fn main() {
              \"decisions\": {{\"exact\": {exact}, \"guided\": {guided}, \"clairvoyant\": {clairvoyant}, \"sampled\": {sampled}, \"fallback\": {fallback}}}, \
              \"decision_ms\": {{\"median\": {median:.3}, \"p99\": {p99:.3}, \"max\": {max:.3}}}, \
              \"decision_ms_by_kind\": {{{}}}, \"first_decision_ms\": {{\"decisions\": {}, \"median\": {:.3}, \"p90\": {:.3}, \"p99\": {:.3}, \"max\": {:.3}}}, \
-             \"graph\": {}, \"two_line\": {}, \"seconds\": {seconds:.1}}}",
+             \"graph\": {}, \"seconds\": {seconds:.1}}}",
             ten as f64 / n,
             per_phase.join(", "),
             kinds.join(", "),
@@ -466,24 +459,18 @@ fn main() {
             first.2,
             first.3,
             first.4,
-            settings.graph.is_some(),
-            settings.two_line
+            settings.graph.is_some()
         );
         return;
     }
     println!(
-        "{games} games (seeds {seed}..{}), preview {}, {}{}, {} s",
+        "{games} games (seeds {seed}..{}), preview {}, {}, {} s",
         seed.wrapping_add(games - 1),
         settings.preview,
         if settings.graph.is_some() {
             "with the graph"
         } else {
             "without a graph"
-        },
-        if settings.two_line {
-            ", 2-line PCs counted"
-        } else {
-            ""
         },
         seconds.round()
     );

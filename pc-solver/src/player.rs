@@ -149,9 +149,6 @@ pub struct PcPlayer {
     /// Whether a decision with the hold slot empty and the piece a hold reveals known
     /// holds and places exactly ([`PcPlayer::with_exact_opening`]).
     exact_opening: bool,
-    /// Whether a 2-line PC on the way to a 4-line one counts as the PC
-    /// ([`PcPlayer::with_two_line`]).
-    two_line: bool,
     rng: Rng,
     /// The field expected after the last move and its clear line, while a PC is built.
     building: Option<(Board32, u32)>,
@@ -231,7 +228,6 @@ impl PcPlayer {
             clairvoyant_states: DEFAULT_CLAIRVOYANT.1,
             carry: true,
             exact_opening: true,
-            two_line: false,
             rng: Rng::new(0),
             building: None,
             last: None,
@@ -372,16 +368,6 @@ impl PcPlayer {
         self
     }
 
-    /// Whether a 2-line PC on the way to a 4-line PC counts as the PC (off by default):
-    /// every decision then values the moves that can end the PC after five pieces with
-    /// the chance of doing so or of the 4-line PC ([`Solver::with_two_line`]), and a game
-    /// counts a 2-line PC as a perfect clear like any other.
-    pub fn with_two_line(mut self, two_line: bool) -> PcPlayer {
-        self.two_line = two_line;
-        self.solver = self.solver.with_two_line(two_line);
-        self
-    }
-
     /// The seed of the sampled continuations (0 by default), so games replay.
     pub fn with_seed(mut self, seed: u64) -> PcPlayer {
         self.rng = Rng::new(seed);
@@ -500,7 +486,7 @@ impl PcPlayer {
             bag: 0,
             can_hold: false,
         };
-        if !crate::engine::layered::applies(&decision, true, self.two_line) {
+        if !crate::engine::layered::applies(&decision, true, false) {
             return None;
         }
         let position = Position::new(view.board, next)
@@ -517,13 +503,6 @@ impl PcPlayer {
         let found = self.legal(view, true, placement)?;
         self.chance = Some(best.chance);
         Some(found)
-    }
-
-    /// What a PC is for this player: with [`PcPlayer::with_two_line`], a 2-line PC too.
-    fn goal(&self) -> Goal {
-        Goal {
-            lower_clears: self.two_line,
-        }
     }
 
     /// Whether the solver's graph answers this decision.
@@ -552,14 +531,16 @@ impl PcPlayer {
             bag: view.bag.remaining().bits(),
             can_hold: true,
         };
-        crate::engine::layered::applies(&decision, self.rules.hold, self.two_line)
+        crate::engine::layered::applies(&decision, self.rules.hold, false)
     }
 
     /// The move whose child clears the most continuations of the bag with the whole queue
     /// known (the heuristic breaks ties); `None` when more pieces are unknown than the
     /// clairvoyant search takes, `Some(None)` when no move can clear.
     fn clairvoyant_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Option<Move>> {
-        let goal = self.goal();
+        let goal = Goal {
+            lower_clears: false,
+        };
         let candidates = match self.candidates(view, field, goal) {
             Moves::Clear(hold, placement) => return Some(self.legal(view, hold, placement)),
             Moves::Keep(candidates) => candidates,
@@ -646,7 +627,9 @@ impl PcPlayer {
     /// the best piece in hold for the next PC ([`crate::carry::carry_rank`]; the heuristic breaks
     /// ties); `None` when no move keeps a PC possible.
     fn carry_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Move> {
-        let goal = self.goal();
+        let goal = Goal {
+            lower_clears: false,
+        };
         let candidates = match self.keep_or_clear(view, field, goal) {
             Ok(candidates) => candidates,
             Err(clear) => return clear,
@@ -698,7 +681,9 @@ impl PcPlayer {
         if orders.is_empty() || orders.len() > MAX_STEERED_ORDERS {
             return None;
         }
-        let goal = self.goal();
+        let goal = Goal {
+            lower_clears: false,
+        };
         let candidates = match self.keep_or_clear(view, field, goal) {
             Ok(candidates) => candidates,
             Err(clear) => return clear,
@@ -880,7 +865,9 @@ impl PcPlayer {
     /// The moves ranked by the sampled continuations: those that clear the most
     /// telling ones first, the heuristic breaking ties (see the module docs).
     fn sampled_ranking(&mut self, view: &GameView<'_>, field: PcField) -> Ranking {
-        let goal = self.goal();
+        let goal = Goal {
+            lower_clears: false,
+        };
         let mut candidates = match self.candidates(view, field, goal) {
             Moves::Clear(hold, placement) => return Ranking::Clear(hold, placement),
             Moves::Keep(candidates) => candidates,

@@ -220,11 +220,46 @@ pub(crate) fn save(graph: &PcGraph, path: &Path) -> Result<(), GraphError> {
 
 /// Reads the graph in `path`, built for `rules`.
 pub(crate) fn load(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
-    let bytes = std::fs::read(path).map_err(|source| GraphError::Io {
+    let bytes = read_file(path).map_err(|source| GraphError::Io {
         path: path.to_path_buf(),
         source,
     })?;
     decode(&bytes, rules)
+}
+
+/// The bytes of a file, its two halves read side by side (copying a file of hundreds of
+/// megabytes out of the system's cache is a tenth of the load on one thread).
+#[cfg(unix)]
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let file = std::fs::File::open(path)?;
+    let length = usize::try_from(file.metadata()?.len()).map_err(std::io::Error::other)?;
+    let mut bytes = vec![0u8; length];
+    let (first, second) = bytes.split_at_mut(length / 2);
+    let file = &file;
+    let side_by_side = std::thread::scope(|scope| {
+        let half = (length / 2) as u64;
+        let Ok(helper) = std::thread::Builder::new()
+            .spawn_scoped(scope, move || file.read_exact_at(second, half))
+        else {
+            return Ok(false);
+        };
+        let read = file.read_exact_at(first, 0);
+        let other = helper
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        read.and(other).map(|()| true)
+    })?;
+    if !side_by_side {
+        return std::fs::read(path);
+    }
+    Ok(bytes)
+}
+
+/// The bytes of a file.
+#[cfg(not(unix))]
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    std::fs::read(path)
 }
 
 /// The graph in `bytes` (the file format), built for `rules`.
