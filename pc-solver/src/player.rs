@@ -6,7 +6,7 @@
 //! PC from an empty field is **exact**: the move with the best exact chance with the
 //! player's preview, from the graph's walk for the first decisions (four to one pieces
 //! not revealed yet) and from the [`Solver`] for the rest (with SRS+ and five previews,
-//! a PC's first decision took 4.7 ms at the median and under 0.8 s over 1,000 games). A game's
+//! a PC's first decision took 7.3 ms at the median and 834 ms at most over 1,000 games). A game's
 //! first decision (the hold slot still empty) holds, then places where the graph finds
 //! the best chance ([`PcPlayer::with_exact_opening`]). Moves that keep the PC certain
 //! are told apart by the piece they can leave in hold for the next PC

@@ -49,12 +49,7 @@ pub const FORMAT_VERSION: u32 = 1;
 
 /// The bytes of a graph in the file format.
 pub(crate) fn encode(graph: &PcGraph) -> Vec<u8> {
-    let sections: Vec<(Vec<u8>, Vec<u8>)> = graph
-        .layers
-        .iter()
-        .enumerate()
-        .map(|(k, layer)| write_layer(layer, graph.layers.get(k + 1)))
-        .collect();
+    let sections: Vec<(Vec<u8>, Vec<u8>)> = graph.layers.iter().map(write_layer).collect();
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -95,8 +90,9 @@ pub(crate) fn encode(graph: &PcGraph) -> Vec<u8> {
     out
 }
 
-/// A layer's shape (keys, pieces and counts) and its children (as indices of `next`).
-fn write_layer(layer: &Layer, next: Option<&Layer>) -> (Vec<u8>, Vec<u8>) {
+/// A layer's shape (keys, pieces and counts) and its children (indices of fields of the
+/// next layer).
+fn write_layer(layer: &Layer) -> (Vec<u8>, Vec<u8>) {
     let mut shape = Vec::new();
     let mut children = Vec::new();
     let mut previous = 0;
@@ -106,7 +102,6 @@ fn write_layer(layer: &Layer, next: Option<&Layer>) -> (Vec<u8>, Vec<u8>) {
     }
     let mut guesses: [Vec<u32>; 7] = Default::default();
     let mut lists: [Vec<u32>; 7] = Default::default();
-    debug_assert!(next.is_some() || layer.edge_count() == 0);
     for index in 0..layer.len() as u32 {
         for list in &mut lists {
             list.clear();
@@ -799,8 +794,15 @@ mod tests {
             prop_assert!(decode(&damaged, id()).is_err());
             if at + 8 < damaged.len() {
                 if let Ok(read) = decode(&resealed(damaged), id()) {
-                    // Only a change the format cannot see (none is known) could pass.
-                    prop_assert_ne!(&read, graph);
+                    // A change the checksum was made to match can pass the checks: LZ4
+                    // writes the same bytes in more than one way (this test found a
+                    // changed byte in a layer's compressed shape that unpacks the same),
+                    // and a forged section can describe another well-formed graph. A
+                    // change in the header never reads back as the same graph.
+                    let sections_start = 8 + 4 + 8 + 8 + 4 + 48 * graph.layers.len();
+                    if read == *graph {
+                        prop_assert!(at >= sections_start, "{at}");
+                    }
                 }
             }
         }

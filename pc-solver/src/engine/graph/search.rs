@@ -387,6 +387,7 @@ impl<'g, 's> Walk<'g, 's> {
     /// indices into the next layer's states (the graph's layers are hundreds of
     /// megabytes; these lists are a few).
     fn values(&mut self, firsts: &[(u32, u8)]) -> Vec<u64> {
+        // By layer; layer 0, the root, is left empty.
         let mut levels: Vec<Level> = (0..=self.last).map(|_| Level::default()).collect();
         levels[1].states = firsts.iter().map(|&(at, held)| state(at, held)).collect();
         levels[1].states.sort_unstable();
@@ -482,23 +483,28 @@ impl<'g, 's> Walk<'g, 's> {
     }
 
     /// Adds the continuations state `i` of layer `k >= m` wins to `out`. Only the last
-    /// layer's sets are kept: the states above it are rarely met twice (each has one
-    /// parent, measured), while a state of the last layer has several.
+    /// layer's sets are kept: a state of layers `m..last` is walked once per parent
+    /// (211,080 times for 128,853 states of layer 4 with I held and `JLOSTZ`), which
+    /// costs less than keeping a set for each of the 427,857 states of layer 5.
     fn add_wins(&self, levels: &[Level], sets: &[u32], k: usize, i: u32, out: &mut [u64]) {
         let level = &levels[k];
         if self.is_two_line_pc(k, level.states[i as usize] >> 3) {
             out.copy_from_slice(&self.full);
         } else if k == self.last {
-            let at = sets[i as usize];
-            if at != EMPTY {
-                let at = at as usize;
-                for (w, c) in out.iter_mut().zip(&self.arena[at..at + self.space.words]) {
-                    *w |= c;
-                }
-            }
+            self.add_set(sets[i as usize], out);
         } else {
             for &child in level.children_of(i) {
                 self.add_wins(levels, sets, k + 1, child, out);
+            }
+        }
+    }
+
+    /// Adds the set at `at` in the arena ([`EMPTY`]: none) to `out`.
+    fn add_set(&self, at: u32, out: &mut [u64]) {
+        if at != EMPTY {
+            let at = at as usize;
+            for (w, c) in out.iter_mut().zip(&self.arena[at..at + self.space.words]) {
+                *w |= c;
             }
         }
     }
@@ -546,12 +552,7 @@ impl<'g, 's> Walk<'g, 's> {
             out.copy_from_slice(&self.full);
         } else if k == self.last {
             let at = self.leaf_set(state(field, held));
-            if at != EMPTY {
-                let at = at as usize;
-                for (w, c) in out.iter_mut().zip(&self.arena[at..at + self.space.words]) {
-                    *w |= c;
-                }
-            }
+            self.add_set(at, out);
         } else {
             for child in self.children(k, field, held) {
                 self.add_wins_depth_first(k + 1, child, out);
