@@ -10,10 +10,11 @@
 use clap::{Parser, Subcommand};
 use pc_bag::PieceSet;
 use pc_bitboard::Board32;
+use pc_bot::Rng;
 use pc_examples::{FormatArg, RulesArgs, bar_style, fail, show_progress};
-use pc_solver::game::Rng;
-use pc_solver::graph::{BuildProgress, BuildStage, GraphError, PcGraph};
-use pc_solver::{Piece, Position, Solver};
+use pc_solver::{
+    BuildProgress, BuildStage, GraphError, PcGraph, Piece, Position, Solver, SolverOptions,
+};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -188,11 +189,13 @@ fn carry(
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut solver = Solver::new(rules.clone())
-                    .with_preview(preview)
-                    .unwrap_or_else(|e| fail(e))
-                    .with_graph(graph.clone())
-                    .unwrap_or_else(|e| fail(e));
+                let options = SolverOptions {
+                    preview,
+                    graph: Some(graph.clone()),
+                    ..SolverOptions::default()
+                };
+                let mut solver =
+                    Solver::with_options(rules.clone(), options).unwrap_or_else(|e| fail(e));
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(phase, hold)) = cells.get(i) else {

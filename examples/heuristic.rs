@@ -17,10 +17,9 @@ use std::time::Instant;
 
 use clap::Parser;
 use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
+use pc_bot::{Evaluator, Game, GameConfig, GameOver, Preset, handoff_clear_line};
 use pc_examples::{FormatArg, KicksArg, fail, progress_bar, show_progress};
 use pc_solver::Rules;
-use pc_solver::game::{Game, GameConfig, GameOver};
-use pc_solver::heuristic::{Evaluator, Preset, handoff_clear_line};
 
 /// Plays ordinary seeded 7-bag games with the heuristic evaluator alone and reports how long
 /// it survives.
@@ -102,7 +101,7 @@ fn play(config: GameConfig, evaluator: &Evaluator, cap: u64) -> Played {
     while game.game_over().is_none() && game.stats().lines < cap {
         match evaluator.decide(&game.view()) {
             Some(decision) => {
-                game.play(&decision.to_move())
+                game.play(&decision.mv.into())
                     .unwrap_or_else(|e| fail(format!("the evaluator played an illegal move: {e}")));
                 ready += u64::from(handoff_clear_line(game.board()).is_some());
                 highest = highest.max(game.board().height());

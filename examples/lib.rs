@@ -10,10 +10,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use pc_bitboard::Board32;
-use pc_solver::graph::PcGraph;
-use pc_solver::{Piece, Rules, fumen};
-use pc_srs::{DropMode, KickTable};
+use pc_solver::{Board32, DropMode, KickTable, PcGraph, Piece, Rules};
 
 /// Prints the message and exits with status 2 (bad input), for what only shows once the
 /// options are read (e.g. a position the solver rejects).
@@ -59,12 +56,7 @@ pub struct Kicks {
 /// A built-in kick table by name (`srs`, `srs+`, `none`, `jstris180`, `nullpomino180`;
 /// sfinder's `srsplus` and `nokicks` too) or from an sfinder `.properties` file.
 pub fn parse_kicks(name: &str) -> Result<Kicks, String> {
-    let builtin = match name {
-        "srsplus" => "srs+",
-        "nokicks" => "none",
-        name => name,
-    };
-    let table = KickTable::by_name(builtin).or_else(|unknown| {
+    let table = KickTable::by_name(name).or_else(|unknown| {
         KickTable::from_properties_file(name).map_err(|e| format!("{unknown}; {e}"))
     })?;
     Ok(Kicks {
@@ -162,7 +154,7 @@ impl HoldRule {
 
 /// The field of a fumen string (`v115@…`, also inside a URL): its first page.
 pub fn parse_fumen(text: &str) -> Result<Board32, String> {
-    fumen::decode(text)
+    pc_fumen::decode(text)
         .map_err(|e| e.to_string())?
         .first_field()
         .ok_or_else(|| "the fumen has no page".to_string())

@@ -10,7 +10,7 @@ use pc_bag::PatternSet;
 use pc_examples::{
     FieldArgs, FormatArg, HoldRule, RulesArgs, bar_style, fail, show_progress, spinner,
 };
-use pc_solver::{PcProblem, percent_with_progress};
+use pc_solver::{PcField, percent_with_progress};
 
 /// sfinder's `percent`: of the sequences a pattern allows, the share that can make a
 /// perfect clear when the whole sequence is known (an upper bound for real play).
@@ -74,13 +74,13 @@ fn main() {
     let rules = cli.rules.rules(hold);
     let json = cli.format.json();
     let pattern_text = &cli.patterns.text;
-    let problem = PcProblem::new(board, clear_line, rules).unwrap_or_else(|e| fail(e));
+    let field = PcField::new(board, clear_line).unwrap_or_else(|e| fail(e));
     let started = std::time::Instant::now();
     // Expanding a large pattern comes first, with no count to show: a spinner, then a bar
     // over the sequences once the library says how many there are.
     let progress = spinner("expanding the pattern", show_progress(json, false));
     let mut sized = false;
-    let result = percent_with_progress(&problem, &cli.patterns.set, &mut |done, total| {
+    let result = percent_with_progress(&field, &rules, &cli.patterns.set, &mut |done, total| {
         if !sized {
             progress.set_length(total);
             progress.set_style(bar_style("sequences"));
@@ -105,7 +105,7 @@ fn main() {
             result.success,
             result.total,
             result.percent(),
-            problem.pieces_needed(),
+            field.pieces_needed(),
             clear_line,
             hold,
             failing.join(","),
@@ -117,7 +117,7 @@ fn main() {
     println!();
     println!(
         "pattern {pattern_text}, clear line {clear_line}, {} pieces needed, hold {}",
-        problem.pieces_needed(),
+        field.pieces_needed(),
         if hold { "used" } else { "avoided" }
     );
     println!(

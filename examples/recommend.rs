@@ -17,7 +17,7 @@ use pc_bitboard::Board32;
 use pc_examples::{
     FieldArgs, FormatArg, GraphArgs, HoldRule, RulesArgs, fail, parse_piece, parse_pieces,
 };
-use pc_solver::{Engine, Piece, Position, RankedMove, Solver, SolverError};
+use pc_solver::{Engine, Piece, Position, RankedMove, Solver, SolverError, SolverOptions};
 
 /// The default position (see the module docs).
 const DEFAULT_FIELD: &str = "##......../##......../##......../##........";
@@ -217,17 +217,17 @@ fn path_text(m: &RankedMove) -> String {
 
 /// One move as a JSON object.
 fn move_json(m: &RankedMove) -> String {
-    let cells: Vec<String> = m
-        .placement
-        .cells()
-        .iter()
-        .map(|(x, y)| format!("[{x},{y}]"))
-        .collect();
+    let cells: Vec<String> =
+        m.mv.placement
+            .cells()
+            .iter()
+            .map(|(x, y)| format!("[{x},{y}]"))
+            .collect();
     format!(
         "{{\"hold\":{},\"piece\":\"{}\",\"orientation\":\"{}\",\"cells\":[{}],\"probability\":[{},{}],\"percent\":{},\"path\":\"{}\",\"carry\":{}}}",
-        m.hold,
-        m.placement.piece(),
-        m.placement.orientation(),
+        m.mv.hold,
+        m.mv.placement.piece(),
+        m.mv.placement.orientation(),
         cells.join(","),
         m.chance.numer(),
         m.chance.denom(),
@@ -276,14 +276,15 @@ fn main() {
         bad_position(e, &position);
     }
     let rules = cli.rules.rules(cli.hold_rule.allows_hold());
-    let mut solver = Solver::new(rules)
-        .with_preview(position.preview.len())
-        .unwrap_or_else(|e| fail(e))
-        .with_two_line(cli.two_line)
-        .with_memory_limit(cli.memory.saturating_mul(1 << 20));
-    if let Some(graph) = cli.graph.load(solver.rules(), &cli.rules.build_hint()) {
-        solver = solver.with_graph(graph).unwrap_or_else(|e| fail(e));
-    }
+    let graph = cli.graph.load(&rules, &cli.rules.build_hint());
+    let options = SolverOptions {
+        preview: position.preview.len(),
+        two_line: cli.two_line,
+        memory_limit: cli.memory.saturating_mul(1 << 20),
+        graph,
+        ..SolverOptions::default()
+    };
+    let mut solver = Solver::with_options(rules, options).unwrap_or_else(|e| fail(e));
 
     if let Some(seed) = cli.play {
         println!("{}", setup.describe());
@@ -311,11 +312,11 @@ fn main() {
             (_, true) => "hold first, place after the next piece shows".to_string(),
             (Some(m), false) => format!(
                 "{} {} at ({},{}){}, keys {}",
-                m.placement.piece(),
-                m.placement.orientation(),
-                m.placement.centre().x,
-                m.placement.centre().y,
-                if m.hold { " with hold" } else { "" },
+                m.mv.placement.piece(),
+                m.mv.placement.orientation(),
+                m.mv.placement.centre().x,
+                m.mv.placement.centre().y,
+                if m.mv.hold { " with hold" } else { "" },
                 path_text(m)
             ),
             (None, false) => "no legal move".to_string(),
@@ -339,7 +340,10 @@ fn main() {
         let line = if recommendation.line.is_empty() {
             "null".to_string()
         } else {
-            format!("\"{}\"", recommendation.line_fumen(&position))
+            format!(
+                "\"{}\"",
+                pc_fumen::Fumen::from_placements(&position.field, &recommendation.line)
+            )
         };
         let hold_first = recommendation.hold_first.map_or("null".to_string(), |h| {
             format!("[{},{}]", h.numer(), h.denom())
@@ -383,8 +387,9 @@ fn main() {
         elapsed.as_secs_f64() * 1000.0,
         match recommendation.engine {
             Engine::Graph => "the graph's walk",
+            Engine::KnownQueue => "the known-queue search",
             Engine::Layered => "the layered search",
-            Engine::Search => "the depth-first search",
+            Engine::DepthFirst => "the depth-first search",
         },
         solver.memory_used() >> 20
     );
@@ -407,14 +412,14 @@ fn main() {
         "#", "piece", "orient.", "centre", "hold", "chance", "%", "carry"
     );
     for (i, m) in recommendation.moves.iter().enumerate() {
-        let c = m.placement.centre();
+        let c = m.mv.placement.centre();
         println!(
             "{:>3}  {:5} {:8} {:>8}  {:4}  {:>13} {:>7.2}%  {:5}  {}",
             i + 1,
-            m.placement.piece().to_string(),
-            m.placement.orientation().to_string(),
+            m.mv.placement.piece().to_string(),
+            m.mv.placement.orientation().to_string(),
             format!("({},{})", c.x, c.y),
-            if m.hold { "yes" } else { "no" },
+            if m.mv.hold { "yes" } else { "no" },
             m.chance.to_string(),
             m.chance.to_f64() * 100.0,
             m.carry.map_or("-".to_string(), |p| p.to_string()),
@@ -425,7 +430,7 @@ fn main() {
         println!();
         println!(
             "best line (one continuation): https://harddrop.com/fumen/?{}",
-            recommendation.line_fumen(&position)
+            pc_fumen::Fumen::from_placements(&position.field, &recommendation.line)
         );
     }
 }
@@ -448,18 +453,18 @@ fn play(solver: &mut Solver, mut position: Position, seed: u64) {
         };
         let queue = letters(&position.queue());
         let hold = position.hold.map_or('-', |p| p.to_char());
-        let c = m.placement.centre();
+        let c = m.mv.placement.centre();
         let hold_first = r.hold_first.is_some_and(|h| h > m.chance);
         let action = if hold_first {
             "hold first, place after the next piece shows".to_string()
         } else {
             format!(
                 "play {} {} at ({},{}){}",
-                m.placement.piece(),
-                m.placement.orientation(),
+                m.mv.placement.piece(),
+                m.mv.placement.orientation(),
                 c.x,
                 c.y,
-                if m.hold { " with hold" } else { "" }
+                if m.mv.hold { " with hold" } else { "" }
             )
         };
         println!(
@@ -476,7 +481,7 @@ fn play(solver: &mut Solver, mut position: Position, seed: u64) {
             position = position.after_hold(piece).unwrap_or_else(|e| fail(e));
             continue;
         }
-        let count = if m.hold && position.hold.is_none() {
+        let count = if m.mv.hold && position.hold.is_none() {
             2
         } else {
             1

@@ -21,15 +21,12 @@ use std::time::Instant;
 
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
-use pc_examples::{FormatArg, GraphArgs, RulesArgs, fail, progress_bar, show_progress};
-use pc_solver::carry::cycle_phase;
-use pc_solver::game::{Game, GameConfig, Player};
-use pc_solver::graph::PcGraph;
-use pc_solver::player::{
+use pc_bot::{
     DEFAULT_CLAIRVOYANT, DEFAULT_EXACT_FROM, DEFAULT_GUIDED, DEFAULT_GUIDED_STATES,
-    DEFAULT_LAYERED_FROM,
+    DEFAULT_LAYERED_FROM, DecisionKind, Game, GameConfig, PcPlayer, Player,
 };
-use pc_solver::{DecisionKind, PcPlayer, Piece, Rules};
+use pc_examples::{FormatArg, GraphArgs, RulesArgs, fail, progress_bar, show_progress};
+use pc_solver::{PcGraph, Piece, Rules, cycle_phase};
 use std::sync::Arc;
 
 /// Plays seeded games of the 10-PC challenge (ten perfect clears in a row) with the

@@ -167,24 +167,21 @@ impl FromStr for PieceMultiset {
     type Err = ParsePiecesError;
 
     /// Parses letters in any order and either case; whitespace and commas are ignored.
+    /// The empty string and `-` are the empty multiset.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let mut m = PieceMultiset::EMPTY;
-        for item in crate::piece::letters(s) {
-            let (column, piece) = item?;
-            if !m.insert(piece) {
-                return Err(ParsePiecesError::TooMany { column, piece });
-            }
-        }
-        Ok(m)
+        crate::piece::parse_into(
+            s,
+            PieceMultiset::EMPTY,
+            PieceMultiset::insert,
+            |column, piece| ParsePiecesError::TooMany { column, piece },
+        )
     }
 }
 
 impl fmt::Display for PieceMultiset {
+    /// The letters in index order, each as often as it is counted; `-` when empty.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for p in self.iter() {
-            fmt::Display::fmt(&p, f)?;
-        }
-        Ok(())
+        crate::piece::write_letters(f, self.iter())
     }
 }
 

@@ -7,6 +7,8 @@ use crate::Piece;
 pub(crate) fn letters(
     s: &str,
 ) -> impl Iterator<Item = Result<(usize, Piece), crate::ParsePiecesError>> + '_ {
+    // A lone `-` is the empty collection as `write_letters` writes it.
+    let s = if s.trim() == "-" { "" } else { s };
     s.chars()
         .enumerate()
         .filter(|&(_, c)| !(c.is_whitespace() || c == ','))
@@ -18,6 +20,41 @@ pub(crate) fn letters(
                     found: c,
                 })
         })
+}
+
+/// Reads the letters of `s` into `collection`, one at a time with `insert`, which says
+/// whether it took the piece; a piece it does not take is the error `refused` makes of it
+/// and its column. The `FromStr` of the piece collections.
+pub(crate) fn parse_into<C>(
+    s: &str,
+    mut collection: C,
+    insert: impl Fn(&mut C, Piece) -> bool,
+    refused: impl Fn(usize, Piece) -> crate::ParsePiecesError,
+) -> Result<C, crate::ParsePiecesError> {
+    for item in letters(s) {
+        let (column, piece) = item?;
+        if !insert(&mut collection, piece) {
+            return Err(refused(column, piece));
+        }
+    }
+    Ok(collection)
+}
+
+/// Writes the pieces' letters, or `-` when there are none (so that an empty collection
+/// shows, and reads back). The `Display` of the piece collections.
+pub(crate) fn write_letters(
+    f: &mut core::fmt::Formatter<'_>,
+    pieces: impl Iterator<Item = Piece>,
+) -> core::fmt::Result {
+    let mut any = false;
+    for p in pieces {
+        core::fmt::Display::fmt(&p, f)?;
+        any = true;
+    }
+    if !any {
+        f.write_str("-")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

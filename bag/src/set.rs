@@ -21,7 +21,7 @@ use crate::error::ParsePiecesError;
 /// assert_eq!((s - PieceSet::single(Piece::T)).len(), 2);
 /// # Ok::<(), pc_bag::ParsePiecesError>(())
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "u8", into = "u8"))]
 pub struct PieceSet(u8);
@@ -268,32 +268,45 @@ impl FromStr for PieceSet {
     type Err = ParsePiecesError;
 
     /// Parses letters in any order and either case (`"TSZ"`); whitespace and commas are
-    /// ignored, a repeated piece is an error. The empty string is the empty set.
+    /// ignored, a repeated piece is an error. The empty string and `-` are the empty set.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let mut set = PieceSet::EMPTY;
-        for item in crate::piece::letters(s) {
-            let (column, piece) = item?;
-            if !set.insert(piece) {
-                return Err(ParsePiecesError::Repeated { column, piece });
-            }
-        }
-        Ok(set)
+        crate::piece::parse_into(s, PieceSet::EMPTY, PieceSet::insert, |column, piece| {
+            ParsePiecesError::Repeated { column, piece }
+        })
     }
 }
 
 impl fmt::Display for PieceSet {
-    /// The letters in index order, e.g. `"IJLOSTZ"`; the empty set prints nothing.
+    /// The letters in index order, e.g. `"IJLOSTZ"`; `-` for the empty set.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for p in self.iter() {
-            fmt::Display::fmt(&p, f)?;
-        }
-        Ok(())
+        crate::piece::write_letters(f, self.iter())
+    }
+}
+
+impl fmt::Debug for PieceSet {
+    /// `PieceSet(IJT)`, `PieceSet(-)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PieceSet({self})")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_empty_set_shows_and_reads_back() {
+        assert_eq!(PieceSet::EMPTY.to_string(), "-");
+        assert_eq!("-".parse::<PieceSet>(), Ok(PieceSet::EMPTY));
+        assert_eq!("".parse::<PieceSet>(), Ok(PieceSet::EMPTY));
+        assert_eq!(
+            format!("{:?}", "TI".parse::<PieceSet>().unwrap()),
+            "PieceSet(IT)"
+        );
+        assert_eq!(format!("{:?}", PieceSet::EMPTY), "PieceSet(-)");
+        // A dash among letters is no piece.
+        assert!("I-".parse::<PieceSet>().is_err());
+    }
 
     #[test]
     fn set_operations() {

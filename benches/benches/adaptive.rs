@@ -22,7 +22,7 @@ fn position(field: &str, hold: Option<Piece>, queue: &str, bag: &str) -> Positio
 }
 
 fn solver() -> Solver {
-    Solver::new(Rules::default()).with_preview(5).unwrap()
+    Solver::new(Rules::default())
 }
 
 /// The `recommend` example's default: 8 pieces left, O held, T S Z I L J in view.

@@ -11,8 +11,7 @@
 //! `cargo bench -p pc-benches --bench graph`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pc_solver::graph::PcGraph;
-use pc_solver::{Engine, Piece, Position, Rules, Solver};
+use pc_solver::{Engine, PcGraph, Piece, Position, Rules, Solver, SolverOptions};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,9 +43,11 @@ fn bench_graph(c: &mut Criterion) {
     });
     let graph = Arc::new(PcGraph::load(&path, &rules).unwrap());
     let solver = || {
-        Solver::new(rules.clone())
-            .with_graph(graph.clone())
-            .unwrap()
+        let options = SolverOptions {
+            graph: Some(graph.clone()),
+            ..SolverOptions::default()
+        };
+        Solver::with_options(rules.clone(), options).unwrap()
     };
 
     // The published exact tool's example: I held, J L O S T Z in view, a fresh bag after.

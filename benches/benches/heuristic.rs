@@ -5,9 +5,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use pc_bag::BagState;
 use pc_bitboard::Board32;
+use pc_bot::{Evaluator, Features, GameView};
 use pc_solver::Rules;
-use pc_solver::game::GameView;
-use pc_solver::heuristic::{Evaluator, Features};
 use pc_srs::{Piece, guideline_spawn};
 use std::hint::black_box;
 
@@ -38,9 +37,9 @@ fn bench_decision(c: &mut Criterion) {
     let without = Evaluator::default().with_lookahead(false);
     for evaluator in [&with, &without] {
         let d = evaluator.decide(&view).unwrap();
-        let piece = if d.hold { Piece::O } else { Piece::T };
-        assert_eq!(d.placement.piece(), piece);
-        assert!(view.placements(piece).unwrap().contains(&d.placement));
+        let piece = if d.mv.hold { Piece::O } else { Piece::T };
+        assert_eq!(d.mv.placement.piece(), piece);
+        assert!(view.placements(piece).unwrap().contains(&d.mv.placement));
         assert!(d.value.is_finite());
     }
 
@@ -52,7 +51,7 @@ fn bench_decision(c: &mut Criterion) {
         b.iter(|| black_box(without.decide(black_box(&view))))
     });
     // The placement the evaluator chose.
-    let placement = with.decide(&view).unwrap().placement;
+    let placement = with.decide(&view).unwrap().mv.placement;
     assert!(placement.rests_on(&board));
     group.bench_function("features of one placement", |b| {
         b.iter(|| black_box(Features::lock(black_box(&board), black_box(&placement))))

@@ -4,14 +4,15 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pc_bitboard::Board32;
-use pc_solver::{PcProblem, Rules, percent};
+use pc_solver::{PcField, Rules, percent};
 use std::hint::black_box;
 use std::time::Duration;
 
 fn bench_empty_field(c: &mut Criterion) {
-    let empty = PcProblem::new(Board32::new(), 4, Rules::default()).unwrap();
+    let empty = PcField::new(Board32::new(), 4).unwrap();
+    let rules = Rules::default();
     let pattern: pc_bag::PatternSet = "*p7,*p4".parse().unwrap();
-    let found = percent(&empty, &pattern).unwrap();
+    let found = percent(&empty, &rules, &pattern).unwrap();
     assert_eq!((found.success, found.total), (4_233_600, 4_233_600));
     let mut group = c.benchmark_group("percent, empty field");
     group
@@ -19,7 +20,13 @@ fn bench_empty_field(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(280));
     group.bench_function("*p7,*p4 (4,233,600 sequences)", |b| {
-        b.iter(|| black_box(percent(black_box(&empty), &pattern).unwrap().success))
+        b.iter(|| {
+            black_box(
+                percent(black_box(&empty), &rules, &pattern)
+                    .unwrap()
+                    .success,
+            )
+        })
     });
     group.finish();
 }

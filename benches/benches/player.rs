@@ -4,8 +4,8 @@
 //! before timing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pc_solver::game::{Game, GameConfig, Limits, Player};
-use pc_solver::{DecisionKind, PcPlayer, Rules};
+use pc_bot::{DecisionKind, Game, GameConfig, Limits, PcPlayer, Player};
+use pc_solver::Rules;
 use std::hint::black_box;
 
 /// Seed 2 makes its first PC with the default player without the exact opening (checked

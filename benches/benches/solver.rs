@@ -5,12 +5,12 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pc_bitboard::Board32;
-use pc_solver::{PcProblem, Rules, Searcher, percent};
+use pc_solver::{PcField, Rules, Searcher, percent};
 use pc_srs::Piece;
 use std::hint::black_box;
 
-fn problem(field: &str, rules: Rules) -> PcProblem {
-    PcProblem::new(field.parse().unwrap(), 4, rules).unwrap()
+fn field(text: &str) -> PcField {
+    PcField::new(text.parse().unwrap(), 4).unwrap()
 }
 
 fn bench_percent(c: &mut Criterion) {
@@ -36,40 +36,53 @@ fn bench_percent(c: &mut Criterion) {
     ];
     let mut group = c.benchmark_group("percent");
     for (name, field, pattern, success) in openers {
-        let p = problem(field, Rules::default());
+        let p = self::field(field);
+        let rules = Rules::default();
         let pattern: pc_bag::PatternSet = pattern.parse().unwrap();
-        assert_eq!(percent(&p, &pattern).unwrap().success, success);
+        assert_eq!(percent(&p, &rules, &pattern).unwrap().success, success);
         group.bench_function(name, |b| {
-            b.iter(|| black_box(percent(black_box(&p), &pattern).unwrap().success))
+            b.iter(|| black_box(percent(black_box(&p), &rules, &pattern).unwrap().success))
         });
     }
     group.finish();
 }
 
 fn bench_known_queue(c: &mut Criterion) {
-    let empty = PcProblem::new(Board32::new(), 4, Rules::default()).unwrap();
+    let empty = PcField::new(Board32::new(), 4).unwrap();
     let queue: Vec<Piece> = "TIJLOSZTIJL"
         .chars()
         .map(|ch| Piece::from_char(ch).unwrap())
         .collect();
-    assert!(Searcher::new(&empty).solution(None, &queue).is_some());
+    assert!(
+        Searcher::new(Rules::default())
+            .solution(&empty, None, &queue)
+            .is_some()
+    );
     let mut group = c.benchmark_group("known queue");
     group.sample_size(20);
     group.bench_function("empty 4-line, 11 pieces, one solution (cold)", |b| {
         b.iter(|| {
             black_box(
-                Searcher::new(&empty)
-                    .solution(None, black_box(&queue))
+                Searcher::new(Rules::default())
+                    .solution(&empty, None, black_box(&queue))
                     .is_some(),
             )
         })
     });
-    let all = Searcher::new(&empty).count_solutions(None, &queue);
+    let all = Searcher::new(Rules::default()).count_solutions(&empty, None, &queue);
     assert!(all > 1);
     group.sample_size(10);
     group.bench_function(
         format!("empty 4-line, 11 pieces, all {all} solutions (cold)"),
-        |b| b.iter(|| black_box(Searcher::new(&empty).count_solutions(None, black_box(&queue)))),
+        |b| {
+            b.iter(|| {
+                black_box(Searcher::new(Rules::default()).count_solutions(
+                    &empty,
+                    None,
+                    black_box(&queue),
+                ))
+            })
+        },
     );
     group.finish();
 }
@@ -102,7 +115,7 @@ fn bag_queues(count: usize) -> Vec<Vec<Piece>> {
 }
 
 fn bench_bag_queues(c: &mut Criterion) {
-    let empty = PcProblem::new(Board32::new(), 4, Rules::default()).unwrap();
+    let empty = PcField::new(Board32::new(), 4).unwrap();
     let mut group = c.benchmark_group("one solution per bag queue");
     group
         .sample_size(10)
@@ -110,9 +123,18 @@ fn bench_bag_queues(c: &mut Criterion) {
         .measurement_time(std::time::Duration::from_secs(1));
     for (i, queue) in bag_queues(21).into_iter().enumerate() {
         let name: String = queue.iter().map(|p| p.to_string()).collect();
-        assert!(Searcher::new(&empty).has_solution(None, &queue), "{name}");
+        assert!(
+            Searcher::new(Rules::default()).has_solution(&empty, None, &queue),
+            "{name}"
+        );
         group.bench_function(format!("{i:02} {name}"), |b| {
-            b.iter(|| black_box(Searcher::new(&empty).has_solution(None, black_box(&queue))))
+            b.iter(|| {
+                black_box(Searcher::new(Rules::default()).has_solution(
+                    &empty,
+                    None,
+                    black_box(&queue),
+                ))
+            })
         });
     }
     group.finish();

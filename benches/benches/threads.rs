@@ -1,19 +1,20 @@
 //! pc-solver with the `parallel` feature: the first decision of a PC from the empty field
-//! ranked by one thread and by two (`Solver::with_threads`), cold each time. Run with
+//! ranked by one thread and by two (`SolverOptions::threads`), cold each time. Run with
 //! `cargo bench -p pc-benches --features parallel --bench threads`. Values are asserted
 //! before timing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pc_solver::{Position, Rules, Solver};
+use pc_solver::{Position, Rules, Solver, SolverOptions};
 use pc_srs::Piece;
 use std::hint::black_box;
 use std::time::Duration;
 
 fn solver(threads: usize) -> Solver {
-    Solver::new(Rules::default())
-        .with_preview(5)
-        .unwrap()
-        .with_threads(threads)
+    let options = SolverOptions {
+        threads,
+        ..SolverOptions::default()
+    };
+    Solver::with_options(Rules::default(), options).unwrap()
 }
 
 /// I held, T S Z L J O in view (a whole bag), four pieces to come from a fresh bag: the

@@ -7,5 +7,5 @@ mod text;
 mod word;
 
 pub use board::{Board, Board32, Board64, WIDTH};
-pub use text::ParseBoardError;
+pub use text::{ParseBoardError, parse_rows};
 pub use word::Word;

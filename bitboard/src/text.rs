@@ -19,8 +19,8 @@ pub enum ParseBoardError {
         /// Number of cells found.
         found: usize,
     },
-    /// A character is neither a filled nor an empty cell.
-    #[error("row {row} (from the top), column {column}: expected '#' or '.', found {found:?}")]
+    /// A character is not a cell.
+    #[error("row {row} (from the top), column {column}: expected {expected}, found {found:?}")]
     UnexpectedChar {
         /// Row of the text, from the top, starting at 1.
         row: usize,
@@ -28,6 +28,8 @@ pub enum ParseBoardError {
         column: usize,
         /// The character found.
         found: char,
+        /// What a cell may be, in words.
+        expected: &'static str,
     },
     /// The text has more rows than the board type holds.
     #[error("{rows} rows do not fit in a board of {max} rows")]
@@ -39,55 +41,90 @@ pub enum ParseBoardError {
     },
 }
 
-/// Reads a board from text, top row first.
+/// Reads the rows of a text diagram, top row first, as every text form of a field does:
+/// rows are separated by newlines or `/`, blank rows and spaces around a row are ignored,
+/// and each row has [`WIDTH`] cells. `cell` reads a character (`None`: not a cell; the
+/// error then says `expected`), and `set(x, y, value)` takes each cell, `y` counted from
+/// the bottom (the last row of the text is row 0). At most `max_rows` rows.
 ///
-/// Rows are separated by newlines or `/`; blank rows and spaces around a row are
-/// ignored. A filled cell is `#` (also `X`, `G` and the piece letters `IOTSZJL`, so
-/// coloured diagrams paste as they are); an empty cell is `.` (also `_`). The last row
-/// of the text is row 0.
+/// ```
+/// use pc_bitboard::{ParseBoardError, parse_rows};
+///
+/// let mut cells = Vec::new();
+/// parse_rows("ab........\n.........c", 2, "a letter", |ch| ch.is_alphabetic().then_some(ch).or((ch == '.').then_some(' ')), |x, y, c| {
+///     if c != ' ' {
+///         cells.push((x, y, c));
+///     }
+/// })?;
+/// assert_eq!(cells, [(0, 1, 'a'), (1, 1, 'b'), (9, 0, 'c')]);
+/// assert!(matches!(
+///     parse_rows("a.", 2, "a letter", |ch| ch.is_alphabetic().then_some(ch), |_, _, _| {}),
+///     Err(ParseBoardError::UnexpectedChar { row: 1, column: 2, found: '.', expected: "a letter" })
+/// ));
+/// # Ok::<(), ParseBoardError>(())
+/// ```
+pub fn parse_rows<T>(
+    s: &str,
+    max_rows: u32,
+    expected: &'static str,
+    cell: impl Fn(char) -> Option<T>,
+    mut set: impl FnMut(usize, u32, T),
+) -> Result<(), ParseBoardError> {
+    let rows: Vec<&str> = s
+        .split(['\n', '/'])
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .collect();
+    if rows.len() > max_rows as usize {
+        return Err(ParseBoardError::TooManyRows {
+            rows: rows.len(),
+            max: max_rows,
+        });
+    }
+    for (i, text) in rows.iter().enumerate() {
+        let y = (rows.len() - 1 - i) as u32;
+        let mut width = 0;
+        for (x, ch) in text.chars().enumerate() {
+            width += 1;
+            let value = cell(ch).ok_or(ParseBoardError::UnexpectedChar {
+                row: i + 1,
+                column: x + 1,
+                found: ch,
+                expected,
+            })?;
+            if x < WIDTH {
+                set(x, y, value);
+            }
+        }
+        if width != WIDTH {
+            return Err(ParseBoardError::WrongWidth {
+                row: i + 1,
+                found: width,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Reads a board from text, top row first (see [`parse_rows`] for rows and spaces).
+///
+/// A filled cell is `#` (also `X`, `G` and the piece letters `IOTSZJL`, so coloured
+/// diagrams paste as they are); an empty cell is `.` (also `_`).
 impl<W: Word> FromStr for Board<W> {
     type Err = ParseBoardError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let rows: Vec<&str> = s
-            .split(['\n', '/'])
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-            .collect();
-        if rows.len() > W::BITS as usize {
-            return Err(ParseBoardError::TooManyRows {
-                rows: rows.len(),
-                max: W::BITS,
-            });
-        }
         let mut board = Board::new();
-        for (i, text) in rows.iter().enumerate() {
-            let y = (rows.len() - 1 - i) as u32;
-            let mut width = 0;
-            for (x, ch) in text.chars().enumerate() {
-                width += 1;
-                let filled = match ch {
-                    '#' | 'X' | 'G' | 'I' | 'O' | 'T' | 'S' | 'Z' | 'J' | 'L' => true,
-                    '.' | '_' => false,
-                    _ => {
-                        return Err(ParseBoardError::UnexpectedChar {
-                            row: i + 1,
-                            column: x + 1,
-                            found: ch,
-                        });
-                    }
-                };
-                if filled && x < WIDTH {
-                    board.fill(x, y);
-                }
+        let cell = |ch| match ch {
+            '#' | 'X' | 'G' | 'I' | 'O' | 'T' | 'S' | 'Z' | 'J' | 'L' => Some(true),
+            '.' | '_' => Some(false),
+            _ => None,
+        };
+        parse_rows(s, W::BITS, "'#' or '.'", cell, |x, y, filled| {
+            if filled {
+                board.fill(x, y);
             }
-            if width != WIDTH {
-                return Err(ParseBoardError::WrongWidth {
-                    row: i + 1,
-                    found: width,
-                });
-            }
-        }
+        })?;
         Ok(board)
     }
 }
@@ -157,7 +194,8 @@ mod tests {
             ParseBoardError::UnexpectedChar {
                 row: 2,
                 column: 4,
-                found: 'x'
+                found: 'x',
+                expected: "'#' or '.'",
             }
         );
         assert_eq!(

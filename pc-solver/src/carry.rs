@@ -10,7 +10,7 @@ use pc_srs::Piece;
 /// modulo 7). PC 0 starts on a fresh bag.
 ///
 /// ```
-/// use pc_solver::carry::cycle_phase;
+/// use pc_solver::cycle_phase;
 ///
 /// assert_eq!(cycle_phase(0), 0);
 /// assert_eq!(cycle_phase(10), 1);
@@ -20,26 +20,33 @@ pub fn cycle_phase(placed: u64) -> usize {
     (placed % 7 * 5 % 7) as usize
 }
 
-/// The pieces placed so far, modulo 7, read off what is in view: `bag_left` pieces of the
-/// current bag are still to come after the preview (0: a fresh bag follows) and
-/// `in_view` pieces were drawn but not placed (the current piece, the preview and the
-/// piece in hold).
-pub(crate) fn placed_mod_7(bag_left: usize, in_view: usize) -> u64 {
+/// The pieces placed so far in a game, modulo 7, read off what is in view: `bag_left`
+/// pieces of the current bag are still to come after the preview (0: a fresh bag
+/// follows) and `in_view` pieces were drawn but not placed (the current piece, the
+/// preview and the piece in hold). With [`cycle_phase`], the phase a PC starts at.
+///
+/// ```
+/// use pc_solver::{cycle_phase, pieces_placed_mod_7};
+///
+/// // The first piece of a game, five previews: six drawn, one left in the bag.
+/// assert_eq!(pieces_placed_mod_7(1, 6), 0);
+/// // That PC needs 10 pieces: the next one starts at phase 1.
+/// assert_eq!(cycle_phase(pieces_placed_mod_7(1, 6) + 10), 1);
+/// ```
+pub fn pieces_placed_mod_7(bag_left: usize, in_view: usize) -> u64 {
     let drawn = (7 - bag_left % 7) % 7;
     ((drawn + 7 * 7 - in_view % 49) % 7) as u64
 }
 
 /// How much the next PC, starting at `phase` of the cycle ([`cycle_phase`]), likes to
 /// start with `carry` in hold (`None`: an empty slot), in thousandths: the share of PCs
-/// that [`crate::PcPlayer`] made from an empty field at that phase with that piece in
-/// hold, measured over 1,138 PCs of 40 endless games (`ten_pc --endless --pieces 300
-/// --by-hold`, seeds 1001 to 1040, five previews, SRS+) and smoothed toward the piece's
-/// share over all phases (as if 10 more PCs had gone at that rate), since some cells saw
-/// only a dozen PCs. S and Z in hold do worst (89% and 92% over all phases, against 97%
-/// for I and T); the order of pieces within a phase is what counts.
+/// that `pc-bot`'s 10-PC player made from an empty field at that phase with that piece in
+/// hold, smoothed toward the piece's share over all phases (the crate README says how it
+/// was measured). Only the order of pieces within a phase counts: it breaks ties between
+/// moves of equal chance ([`Recommendation::moves`](crate::Recommendation::moves)).
 ///
 /// ```
-/// use pc_solver::carry::carry_rank;
+/// use pc_solver::carry_rank;
 /// use pc_solver::Piece;
 ///
 /// // The first PC of the cycle: an I in hold beats an S.
@@ -91,11 +98,11 @@ mod tests {
     #[test]
     fn pieces_placed_are_read_off_the_view() {
         // Game start, five previews: 6 pieces drawn, one left in the bag, none placed.
-        assert_eq!(placed_mod_7(1, 6), 0);
+        assert_eq!(pieces_placed_mod_7(1, 6), 0);
         // Three placed, hold used: current + 5 previews + hold = 7 in view, 10 drawn.
-        assert_eq!(placed_mod_7(4, 7), 3);
+        assert_eq!(pieces_placed_mod_7(4, 7), 3);
         // The preview ends a bag: 14 drawn, 7 in view, 7 placed.
-        assert_eq!(placed_mod_7(0, 7), 0);
+        assert_eq!(pieces_placed_mod_7(0, 7), 0);
     }
 
     #[test]

@@ -70,11 +70,28 @@ pub enum SolverError {
         /// Pieces given.
         given: usize,
     },
-    /// The search reached the solver's work limit ([`crate::Solver::with_work_limit`])
+    /// The solver was given a graph built for other rules
+    /// ([`SolverOptions::graph`](crate::SolverOptions::graph)).
+    #[error("the graph was built for other rules (id {:016x}, these rules are {:016x})", found.value(), expected.value())]
+    GraphRules {
+        /// The rules of the graph.
+        found: crate::RulesId,
+        /// The solver's rules.
+        expected: crate::RulesId,
+    },
+    /// [`Solver::recommend_by`](crate::Solver::recommend_by) was asked for an engine that
+    /// does not answer the position.
+    #[error("the {0} engine does not answer this position")]
+    EngineDoesNotApply(crate::Engine),
+    /// The search reached the solver's work limit
+    /// ([`SolverOptions::work_limit`](crate::SolverOptions::work_limit))
     /// before it had the answer. What it finished is kept, so asking again goes on from
     /// there.
     #[error("the search stopped after {0} new decisions, the solver's work limit")]
     WorkLimit(u64),
+    /// More pieces not revealed yet than a clairvoyant count takes.
+    #[error("{0} unknown pieces is more than the 4 a clairvoyant count takes")]
+    TooManyUnknown(usize),
     /// An exact probability did not fit in 64-bit fractions.
     #[error("an exact probability overflowed 64-bit fractions")]
     Overflow,

@@ -1,5 +1,6 @@
 //! [`PcField`]: the field below the clear line, as it is while a perfect clear is built.
 
+use crate::error::SolverError;
 use pc_bitboard::{Board32, WIDTH, Word};
 use pc_srs::{CentrePos, Orientation, Piece, Placement, shape};
 use smallvec::SmallVec;
@@ -14,14 +15,53 @@ pub const MAX_CLEAR_LINE: u32 = 8;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PcField {
     board: Board32,
-    height: u32,
+    clear_line: u32,
 }
 
 impl PcField {
-    /// A field of `height` rows (the clear line). The caller has checked that nothing is
-    /// at or above it and that the height is at most [`MAX_CLEAR_LINE`].
-    pub(crate) fn new_unchecked(board: Board32, height: u32) -> Self {
-        PcField { board, height }
+    /// The field below `clear_line` (1 to [`MAX_CLEAR_LINE`]), checked: nothing may be at
+    /// or above the clear line, and the empty cells below it must be a multiple of 4 (a
+    /// PC places whole pieces). Rows that are already full count as cleared: they are
+    /// removed and the clear line comes down with them.
+    ///
+    /// ```
+    /// use pc_solver::{PcField, SolverError};
+    ///
+    /// let pco = PcField::new("##.....###/###....###/####...###/###....###".parse()?, 4)?;
+    /// assert_eq!((pco.clear_line(), pco.pieces_needed()), (4, 4));
+    /// // A full row is cleared at once.
+    /// let lower = PcField::new("##########/######....".parse()?, 2)?;
+    /// assert_eq!(lower.clear_line(), 1);
+    /// assert_eq!(
+    ///     PcField::new("#.........".parse()?, 1),
+    ///     Err(SolverError::EmptyCellsNotMultipleOfFour { empty: 9 })
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(board: Board32, clear_line: u32) -> Result<PcField, SolverError> {
+        if clear_line == 0 || clear_line > MAX_CLEAR_LINE {
+            return Err(SolverError::ClearLineOutOfRange(clear_line));
+        }
+        if board.has_cells_at_or_above(clear_line) {
+            return Err(SolverError::FieldAboveClearLine {
+                row: board.height() - 1,
+                clear_line,
+            });
+        }
+        let mut board = board;
+        let cleared = board.clear_full_rows().count_ones();
+        let field = PcField::new_unchecked(board, clear_line - cleared);
+        if field.empty_cells() % 4 != 0 {
+            return Err(SolverError::EmptyCellsNotMultipleOfFour {
+                empty: field.empty_cells(),
+            });
+        }
+        Ok(field)
+    }
+
+    /// A field of `clear_line` rows. The caller has checked what [`PcField::new`] checks.
+    pub(crate) fn new_unchecked(board: Board32, clear_line: u32) -> Self {
+        PcField { board, clear_line }
     }
 
     /// The cells.
@@ -29,19 +69,19 @@ impl PcField {
         &self.board
     }
 
-    /// The current clear line (rows left to clear).
-    pub fn height(&self) -> u32 {
-        self.height
+    /// The current clear line: the rows left to clear.
+    pub fn clear_line(&self) -> u32 {
+        self.clear_line
     }
 
     /// Whether every row has been cleared: a perfect clear.
     pub fn is_clear(&self) -> bool {
-        self.height == 0
+        self.clear_line == 0
     }
 
     /// Empty cells below the clear line.
     pub fn empty_cells(&self) -> u32 {
-        WIDTH as u32 * self.height - self.board.cell_count()
+        WIDTH as u32 * self.clear_line - self.board.cell_count()
     }
 
     /// Pieces still needed for the perfect clear.
@@ -66,7 +106,7 @@ impl PcField {
         let cleared = board.clear_full_rows();
         let next = PcField {
             board,
-            height: self.height - cleared.count_ones(),
+            clear_line: self.clear_line - cleared.count_ones(),
         };
         (next, cleared)
     }
@@ -76,7 +116,7 @@ impl PcField {
     /// filled column, even with line clears).
     #[inline]
     pub fn can_be_filled(&self) -> bool {
-        let full = u32::low_mask(self.height);
+        let full = u32::low_mask(self.clear_line);
         let mut empty_in_stretch = 0;
         for x in 0..WIDTH {
             let col = self.board.column(x) & full;
@@ -86,7 +126,7 @@ impl PcField {
                 }
                 empty_in_stretch = 0;
             } else {
-                empty_in_stretch += self.height - col.count_ones();
+                empty_in_stretch += self.clear_line - col.count_ones();
             }
         }
         empty_in_stretch % 4 == 0
@@ -99,7 +139,7 @@ impl PcField {
         if self.pieces_needed() != 1 {
             return None;
         }
-        let empty = self.board.empty_cells_below(self.height);
+        let empty = self.board.empty_cells_below(self.clear_line);
         let mut cells = [(0i32, 0i32); 4];
         for (slot, (x, y)) in cells.iter_mut().zip(empty.cells()) {
             *slot = (x as i32, y as i32);
@@ -141,7 +181,7 @@ impl PcField {
     /// Calls `visit` with every placement of `piece` (canonical orientations) whose cells
     /// are all empty and below the clear line.
     fn lying_on_empty(&self, piece: Piece, mut visit: impl FnMut(Placement)) {
-        let empty = self.board.empty_cells_below(self.height);
+        let empty = self.board.empty_cells_below(self.clear_line);
         let columns: [u32; WIDTH] = core::array::from_fn(|x| empty.column(x));
         for &orientation in shape::canonical_orientations(piece) {
             let cells = shape::cells(piece, orientation);
@@ -171,7 +211,7 @@ impl PcField {
     /// A compact key: 8 bits per column and the height (fields of at most 8 rows).
     #[inline]
     pub(crate) fn key(&self) -> u128 {
-        let mut k = self.height as u128;
+        let mut k = self.clear_line as u128;
         for x in 0..WIDTH {
             k = (k << 8) | (self.board.column(x) & 0xff) as u128;
         }
@@ -187,7 +227,7 @@ impl PcField {
         }
         PcField {
             board: Board32::from_columns(columns),
-            height: (key >> (8 * WIDTH)) as u32,
+            clear_line: (key >> (8 * WIDTH)) as u32,
         }
     }
 }
@@ -291,7 +331,7 @@ mod tests {
         let generator = rules.generator();
         let moves = |f: &PcField, piece: Piece| -> Vec<Placement> {
             generator
-                .placements(f.board(), piece, f.height())
+                .placements(f.board(), piece, f.clear_line())
                 .unwrap()
                 .iter()
                 .collect()
@@ -329,7 +369,11 @@ mod tests {
             let mut found: Vec<Placement> = Piece::ALL
                 .into_iter()
                 .flat_map(|p| f.first_of_two(p))
-                .filter(|p| generator.is_reachable(f.board(), p, f.height()).unwrap())
+                .filter(|p| {
+                    generator
+                        .is_reachable(f.board(), p, f.clear_line())
+                        .unwrap()
+                })
                 .collect();
             expected.sort_by_key(|p| format!("{p:?}"));
             found.sort_by_key(|p| format!("{p:?}"));

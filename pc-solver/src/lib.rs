@@ -2,32 +2,36 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod carry;
+mod carry;
+mod decision;
 mod engine;
 mod error;
-pub mod field;
-pub mod fumen;
-pub mod game;
-pub mod heuristic;
-pub mod percent;
-pub mod player;
+mod field;
+mod percent;
 mod position;
-mod problem;
 mod rules;
-pub mod search;
+mod search;
 mod solver;
 
-pub use engine::{automaton, graph};
+pub use carry::{carry_rank, cycle_phase, pieces_placed_mod_7};
+pub use decision::MAX_UNKNOWN;
+pub use engine::Engine;
+pub use engine::graph::{
+    BuildProgress, BuildStage, FORMAT_VERSION, GRAPH_DIR_VARIABLE, GraphError, PcGraph, RulesId,
+};
 pub use error::SolverError;
-pub use field::PcField;
-pub use pc_srs::{Orientation, Piece};
+pub use field::{MAX_CLEAR_LINE, PcField};
 pub use percent::{PercentResult, TreeNode, percent, percent_with_progress};
-pub use player::{DecisionKind, PcPlayer, PlayerStats};
-pub use position::Position;
-pub use problem::PcProblem;
+pub use position::{Move, ParseMoveError, Position};
 pub use rules::Rules;
 pub use search::{Searcher, Solution, Step};
-pub use solver::{BestMove, Engine, RankedMove, Recommendation, Solver};
+pub use solver::{BestMove, RankedMove, Recommendation, Solver, SolverOptions};
+
+// The types of the crates below that this crate's API takes and gives, so that a user
+// needs no other dependency.
+pub use pc_bag::{BagState, PatternSet, PieceSet, Ratio};
+pub use pc_bitboard::Board32;
+pub use pc_srs::{CentrePos, DropMode, Input, KickTable, Orientation, Path, Piece, Placement};
 
 /// The threads a search splits its work into unless told otherwise: the machine's with
 /// the `parallel` feature, else one (the default build stays single-threaded, as wasm

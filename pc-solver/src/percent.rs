@@ -6,7 +6,8 @@ use crate::engine::automaton::Automaton;
 use crate::engine::known::{Goal, KnownMemo, KnownSolver};
 use crate::engine::layered::{OrderMemo, clairvoyant_answers};
 use crate::error::SolverError;
-use crate::problem::PcProblem;
+use crate::field::PcField;
+use crate::rules::Rules;
 use crate::search::Searcher;
 use pc_bag::{PatternSet, searching_sequences};
 use pc_srs::Piece;
@@ -87,20 +88,20 @@ const AUTOMATON_MIN_SEQUENCES: usize = 64;
 /// states between them.
 // One per call: the size of its variants does not matter.
 #[allow(clippy::large_enum_variant)]
-enum Checker<'p> {
+enum Checker {
     Automaton { automaton: Automaton, hold: bool },
-    Search(Searcher<'p>),
+    Search(PcField, Searcher),
 }
 
-impl<'p> Checker<'p> {
-    fn new(problem: &'p PcProblem, sequences: usize) -> Self {
-        if sequences >= AUTOMATON_MIN_SEQUENCES && problem.pieces_needed() <= AUTOMATON_MAX_PIECES {
+impl Checker {
+    fn new(field: &PcField, rules: &Rules, sequences: usize) -> Self {
+        if sequences >= AUTOMATON_MIN_SEQUENCES && field.pieces_needed() <= AUTOMATON_MAX_PIECES {
             Checker::Automaton {
-                automaton: Automaton::build(problem.field(), &problem.rules().generator()),
-                hold: problem.rules().hold,
+                automaton: Automaton::build(field, &rules.generator()),
+                hold: rules.hold,
             }
         } else {
-            Checker::Search(Searcher::new(problem))
+            Checker::Search(*field, Searcher::new(rules.clone()))
         }
     }
 
@@ -114,7 +115,7 @@ impl<'p> Checker<'p> {
                 automaton,
                 hold: false,
             } => automaton.accepts(queue),
-            Checker::Search(searcher) => searcher.has_solution(None, queue),
+            Checker::Search(field, searcher) => searcher.has_solution(field, None, queue),
         }
     }
 }
@@ -125,25 +126,18 @@ const PARALLEL_MIN_SEQUENCES: usize = 32;
 /// Every queue's answer by the layered search ([`clairvoyant_answers`]), or `None` where
 /// it does not take the queues. `progress` is told how many queues are answered so far.
 fn layered_answers(
-    problem: &PcProblem,
+    field: &PcField,
+    rules: &Rules,
     queues: &[Vec<Piece>],
     progress: &mut dyn FnMut(usize),
 ) -> Option<Vec<bool>> {
-    let rules = problem.rules();
     let mut memo = KnownMemo::default();
     let goal = Goal {
         lower_clears: false,
     };
     let known = KnownSolver::new(rules.generator(), rules.hold, goal, &mut memo);
     let mut orders = OrderMemo::default();
-    clairvoyant_answers(
-        &known,
-        &mut orders,
-        *problem.field(),
-        rules.hold,
-        queues,
-        progress,
-    )
+    clairvoyant_answers(&known, &mut orders, *field, rules.hold, queues, progress)
 }
 
 /// Whether each queue can clear the problem's field, in order. When the queues are
@@ -151,20 +145,21 @@ fn layered_answers(
 /// each with its own memo, take runs of consecutive queues (which share most states).
 /// `progress` is told, on the calling thread, how many queues are answered so far.
 fn check_all(
-    problem: &PcProblem,
+    field: &PcField,
+    rules: &Rules,
     queues: &[Vec<Piece>],
     threads: usize,
     progress: &mut dyn FnMut(usize),
 ) -> Vec<bool> {
-    if problem.pieces_needed() > AUTOMATON_MAX_PIECES {
+    if field.pieces_needed() > AUTOMATON_MAX_PIECES {
         // Fields needing many pieces: one layered search per known prefix answers every
         // queue that shares it.
-        if let Some(answers) = layered_answers(problem, queues, progress) {
+        if let Some(answers) = layered_answers(field, rules, queues, progress) {
             return answers;
         }
     }
-    let mut checker = Checker::new(problem, queues.len());
-    let searching = matches!(checker, Checker::Search(_));
+    let mut checker = Checker::new(field, rules, queues.len());
+    let searching = matches!(checker, Checker::Search(..));
     if threads <= 1 || !searching || queues.len() < PARALLEL_MIN_SEQUENCES {
         return queues
             .iter()
@@ -190,12 +185,12 @@ fn check_all(
             .map(|_| {
                 let finished = finished.clone();
                 scope.spawn(move || {
-                    let mut searcher = Searcher::new(problem);
+                    let mut searcher = Searcher::new(rules.clone());
                     let mut mine = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(part) = runs.get(i) else { break };
-                        let answers = part.iter().map(|q| searcher.has_solution(None, q));
+                        let answers = part.iter().map(|q| searcher.has_solution(field, None, q));
                         mine.push((i, answers.collect::<Vec<bool>>()));
                         // The receiver lives until every sender is gone.
                         let _ = finished.send(part.len());
@@ -219,19 +214,27 @@ fn check_all(
     done.into_iter().flat_map(|(_, answers)| answers).collect()
 }
 
-/// sfinder's `percent` for a problem and patterns (hold as the problem's rules say).
+/// sfinder's `percent` for a field, rules (hold as they say) and patterns. Errors when
+/// the pattern gives fewer pieces than the PC needs ([`SolverError::PatternTooShort`]).
+/// Cost: one known-queue search per sequence, shared between sequences (by an automaton
+/// of the field, or one layered search per group of sequences with the same first
+/// pieces), so from milliseconds to minutes for millions of sequences.
 ///
 /// ```
-/// use pc_solver::{PcProblem, Rules, percent};
+/// use pc_solver::{PcField, Rules, percent};
 ///
 /// // The grace-system field with T first: 744 of 840 sequences with hold.
-/// let grace = PcProblem::new("######..../######..../######..../######....".parse()?, 4, Rules::default())?;
-/// let result = percent(&grace, &"T,*p4".parse()?)?;
+/// let grace = PcField::new("######..../######..../######..../######....".parse()?, 4)?;
+/// let result = percent(&grace, &Rules::default(), &"T,*p4".parse()?)?;
 /// assert_eq!((result.success, result.total), (744, 840));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn percent(problem: &PcProblem, patterns: &PatternSet) -> Result<PercentResult, SolverError> {
-    percent_with_progress(problem, patterns, &mut |_, _| {})
+pub fn percent(
+    field: &PcField,
+    rules: &Rules,
+    patterns: &PatternSet,
+) -> Result<PercentResult, SolverError> {
+    percent_with_progress(field, rules, patterns, &mut |_, _| {})
 }
 
 /// [`percent`], telling `progress(done, total)` how far it is: `total` is the number of
@@ -243,11 +246,11 @@ pub fn percent(problem: &PcProblem, patterns: &PatternSet) -> Result<PercentResu
 /// comes before the first call. For a progress bar; the result is [`percent`]'s.
 ///
 /// ```
-/// use pc_solver::{PcProblem, Rules, percent_with_progress};
+/// use pc_solver::{PcField, Rules, percent_with_progress};
 ///
-/// let grace = PcProblem::new("######..../######..../######..../######....".parse()?, 4, Rules::default())?;
+/// let grace = PcField::new("######..../######..../######..../######....".parse()?, 4)?;
 /// let mut calls = Vec::new();
-/// let result = percent_with_progress(&grace, &"T,*p4".parse()?, &mut |done, total| {
+/// let result = percent_with_progress(&grace, &Rules::default(), &"T,*p4".parse()?, &mut |done, total| {
 ///     calls.push((done, total))
 /// })?;
 /// assert_eq!((result.success, result.total), (744, 840));
@@ -256,12 +259,13 @@ pub fn percent(problem: &PcProblem, patterns: &PatternSet) -> Result<PercentResu
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn percent_with_progress(
-    problem: &PcProblem,
+    field: &PcField,
+    rules: &Rules,
     patterns: &PatternSet,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<PercentResult, SolverError> {
-    let needed = problem.pieces_needed();
-    let hold = problem.rules().hold;
+    let needed = field.pieces_needed();
+    let hold = rules.hold;
     let sequences = searching_sequences(patterns, needed as usize, hold).map_err(|e| {
         SolverError::PatternTooShort {
             given: e.available,
@@ -271,9 +275,13 @@ pub fn percent_with_progress(
     let queues: Vec<Vec<Piece>> = sequences.iter().map(|seq| seq.iter().collect()).collect();
     let total = queues.len() as u64;
     progress(0, total);
-    let results = check_all(problem, &queues, crate::default_threads(), &mut |done| {
-        progress(done as u64, total)
-    });
+    let results = check_all(
+        field,
+        rules,
+        &queues,
+        crate::default_threads(),
+        &mut |done| progress(done as u64, total),
+    );
     progress(total, total);
     let success = results.iter().filter(|&&ok| ok).count() as u64;
     let out: Vec<(Vec<Piece>, bool)> = queues.into_iter().zip(results).collect();
@@ -303,20 +311,20 @@ mod tests {
             (Rules::without_hold(), "L,J,O,[TSZ]p2,*p3"),
         ];
         for (rules, pattern) in cases {
-            let problem = PcProblem::new(field.parse().unwrap(), 4, rules).unwrap();
+            let field = PcField::new(field.parse().unwrap(), 4).unwrap();
             let patterns: PatternSet = pattern.parse().unwrap();
-            let queues: Vec<Vec<Piece>> = searching_sequences(&patterns, 8, problem.rules().hold)
+            let queues: Vec<Vec<Piece>> = searching_sequences(&patterns, 8, rules.hold)
                 .unwrap()
                 .iter()
                 .map(|seq| seq.iter().collect())
                 .collect();
-            let layered = layered_answers(&problem, &queues, &mut |_| {})
+            let layered = layered_answers(&field, &rules, &queues, &mut |_| {})
                 .expect("the layered search answers");
-            assert_eq!(layered, check_all(&problem, &queues, 1, &mut |_| {}));
-            let mut searcher = Searcher::new(&problem);
+            assert_eq!(layered, check_all(&field, &rules, &queues, 1, &mut |_| {}));
+            let mut searcher = Searcher::new(rules.clone());
             let one_by_one: Vec<bool> = queues
                 .iter()
-                .map(|q| searcher.has_solution(None, q))
+                .map(|q| searcher.has_solution(&field, None, q))
                 .collect();
             assert_eq!(layered, one_by_one, "{pattern}");
             let won = layered.iter().filter(|&&ok| ok).count();
@@ -330,14 +338,14 @@ mod tests {
 
     #[test]
     fn threads_agree_with_one_search() {
-        let pco = PcProblem::new(
+        let pco = PcField::new(
             "##.....###/###....###/####...###/###....###"
                 .parse()
                 .unwrap(),
             4,
-            Rules::default(),
         )
         .unwrap();
+        let rules = Rules::default();
         let patterns: PatternSet = "I,*p4".parse().unwrap();
         let queues: Vec<Vec<Piece>> = searching_sequences(&patterns, 4, true)
             .unwrap()
@@ -346,8 +354,8 @@ mod tests {
             .map(|seq| seq.iter().collect())
             .collect();
         assert!(queues.len() >= PARALLEL_MIN_SEQUENCES);
-        let one = check_all(&pco, &queues, 1, &mut |_| {});
-        let three = check_all(&pco, &queues, 3, &mut |_| {});
+        let one = check_all(&pco, &rules, &queues, 1, &mut |_| {});
+        let three = check_all(&pco, &rules, &queues, 3, &mut |_| {});
         assert_eq!(one, three);
         assert!(one.contains(&true) && one.contains(&false));
     }
@@ -356,14 +364,14 @@ mod tests {
     /// per queue, threads, the automaton and the layered search.
     #[test]
     fn progress_counts_up_to_every_queue() {
-        let pco = PcProblem::new(
+        let pco = PcField::new(
             "##.....###/###....###/####...###/###....###"
                 .parse()
                 .unwrap(),
             4,
-            Rules::default(),
         )
         .unwrap();
+        let rules = Rules::default();
         let queues = |pattern: &str, pieces: usize| -> Vec<Vec<Piece>> {
             searching_sequences(&pattern.parse().unwrap(), pieces, true)
                 .unwrap()
@@ -373,12 +381,11 @@ mod tests {
         };
         let few = queues("I,*p4", 4)[..AUTOMATON_MIN_SEQUENCES - 1].to_vec();
         let many = queues("I,*p4", 4);
-        let layered_field = PcProblem::new(
+        let layered_field = PcField::new(
             "##......../##......../##......../##........"
                 .parse()
                 .unwrap(),
             4,
-            Rules::default(),
         )
         .unwrap();
         let layered = queues("S,Z,O,S,Z,*p4", 8);
@@ -389,7 +396,9 @@ mod tests {
             (&layered_field, &layered, 1),
         ] {
             let mut seen = Vec::new();
-            check_all(problem, queues, threads, &mut |done| seen.push(done));
+            check_all(problem, &rules, queues, threads, &mut |done| {
+                seen.push(done)
+            });
             assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
             assert_eq!(seen.last(), Some(&queues.len()));
         }

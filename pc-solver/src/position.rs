@@ -1,10 +1,129 @@
-//! [`Position`]: what a player sees when a piece is about to be placed.
+//! [`Position`]: what a player sees when a piece is about to be placed, and [`Move`]: what
+//! the player does with it.
 
 use crate::error::SolverError;
-use crate::solver::RankedMove;
 use pc_bag::{BagState, PieceSet};
 use pc_bitboard::Board32;
-use pc_srs::Piece;
+use pc_srs::{Piece, Placement};
+
+/// One move of a turn: whether the hold key is pressed first, and where the piece played
+/// locks.
+///
+/// With `hold`, the piece played is the one in the hold slot (the current piece goes
+/// there), or with an empty slot the next piece of the queue. The placement is in the
+/// field of the position the move is made in.
+///
+/// ```
+/// use pc_solver::{Move, Orientation, Piece};
+///
+/// let mv = Move::place(Piece::O.with(Orientation::Spawn).at(4, 0)?);
+/// assert!(!mv.hold);
+/// assert_eq!(Move::hold_then(mv.placement).placement.piece(), Piece::O);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Move {
+    /// Whether the hold key is pressed first.
+    pub hold: bool,
+    /// Where the piece locks.
+    pub placement: Placement,
+}
+
+impl core::fmt::Display for Move {
+    /// `[H]` + piece + orientation (`N E S W`) + `x,y` of the rotation centre, as game
+    /// records write a move: `TS4,1`, `HIE0,1`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let p = &self.placement;
+        let c = p.centre();
+        let hold = if self.hold { "H" } else { "" };
+        write!(
+            f,
+            "{hold}{}{}{},{}",
+            p.piece(),
+            p.orientation().compass(),
+            c.x,
+            c.y
+        )
+    }
+}
+
+impl core::str::FromStr for Move {
+    type Err = ParseMoveError;
+
+    /// The text form of [`Move`'s `Display`](#impl-Display-for-Move).
+    ///
+    /// ```
+    /// use pc_solver::{Move, Orientation, ParseMoveError, Piece};
+    ///
+    /// let m: Move = "HTS4,1".parse()?;
+    /// assert!(m.hold);
+    /// assert_eq!(m.placement, Piece::T.with(Orientation::Reverse).at(4, 1)?);
+    /// assert_eq!(m.to_string(), "HTS4,1");
+    /// assert_eq!("TX4,1".parse::<Move>(), Err(ParseMoveError::Orientation('X')));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let (hold, rest) = match s.strip_prefix('H') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        let mut chars = rest.chars();
+        let pc = chars.next().ok_or(ParseMoveError::Missing)?;
+        let piece = Piece::from_char(pc)
+            .filter(|_| pc.is_ascii_uppercase())
+            .ok_or(ParseMoveError::Piece(pc))?;
+        let oc = chars.next().ok_or(ParseMoveError::Position)?;
+        let orientation =
+            pc_srs::Orientation::from_compass(oc).ok_or(ParseMoveError::Orientation(oc))?;
+        let (x, y) = chars
+            .as_str()
+            .split_once(',')
+            .ok_or(ParseMoveError::Position)?;
+        let x: i32 = x.parse().map_err(|_| ParseMoveError::Position)?;
+        let y: i32 = y.parse().map_err(|_| ParseMoveError::Position)?;
+        let placement = piece.with(orientation).at(x, y)?;
+        Ok(Move { hold, placement })
+    }
+}
+
+/// What is wrong with the text of a [`Move`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseMoveError {
+    /// The move is empty, or has no piece letter.
+    #[error("expected a move such as `TN4,0` or `HIE0,1`")]
+    Missing,
+    /// A character that names no piece.
+    #[error("{0:?} is not a piece (expected one of I, J, L, O, S, T, Z)")]
+    Piece(char),
+    /// A character that names no orientation.
+    #[error("{0:?} is not an orientation (expected N, E, S or W)")]
+    Orientation(char),
+    /// The position is not two integers separated by a comma.
+    #[error("expected the rotation centre as two integers `x,y`")]
+    Position,
+    /// The position puts a cell off the board.
+    #[error(transparent)]
+    Placement(#[from] pc_srs::PlacementError),
+}
+
+impl Move {
+    /// Places the current piece.
+    pub fn place(placement: Placement) -> Move {
+        Move {
+            hold: false,
+            placement,
+        }
+    }
+
+    /// Presses hold, then places the piece that comes out.
+    pub fn hold_then(placement: Placement) -> Move {
+        Move {
+            hold: true,
+            placement,
+        }
+    }
+}
 
 /// A position of a live game, as the player sees it: the field below the clear line, the
 /// hold slot, the current piece, the preview, and the 7-bag state.
@@ -165,7 +284,7 @@ impl Position {
         })
     }
 
-    /// The position after playing `mv` (one of the moves of
+    /// The position after playing `mv` (a [`Move`], or a move of
     /// [`Solver::recommend`](crate::Solver::recommend) for this position) when the
     /// pieces `revealed` appear at the end of the preview: one piece, or two for a hold
     /// into an empty slot (that turn uses the current piece and the next one). Full rows
@@ -184,15 +303,16 @@ impl Position {
     ///     .with_hold(Some(I))
     ///     .with_preview(&[L, O, S, J, Z]);
     /// let mut solver = Solver::new(Rules::default());
-    /// let best = solver.recommend(&position)?.moves[0].clone();
+    /// let best = &solver.recommend(&position)?.moves[0];
     /// // A fresh bag follows Z: say T shows up.
-    /// let next = position.after(&best, &[T])?;
+    /// let next = position.after(best, &[T])?;
     /// assert_eq!(next.preview.last(), Some(&T));
     /// assert_eq!(next.bag.len(), 6);
     /// assert!(solver.chance(&next)?.is_one());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn after(&self, mv: &RankedMove, revealed: &[Piece]) -> Result<Position, SolverError> {
+    pub fn after(&self, mv: impl Into<Move>, revealed: &[Piece]) -> Result<Position, SolverError> {
+        let mv: Move = mv.into();
         let mut queue = self.queue();
         if mv.hold && self.hold_used {
             return Err(SolverError::IllegalMove(
@@ -406,7 +526,7 @@ mod tests {
         let with_fresh = crate::Solver::new(rules).recommend(&fresh).unwrap();
         assert!(!with_fresh.chance.is_zero() && !with_fresh.chance.is_one());
         assert_eq!(with_full, with_fresh);
-        let best = &with_fresh.moves[0];
+        let best = with_fresh.moves[0].mv;
         assert_eq!(
             full.after(best, &[Piece::T]),
             fresh.after(best, &[Piece::T])

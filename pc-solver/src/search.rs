@@ -1,10 +1,13 @@
-//! Perfect clears for a known queue: a depth-first search over collapsed fields, with
-//! hold, remembering the outcome of every (field, hold, pieces left) state it met so
-//! that many queues searched from one field share the work.
+//! [`Searcher`]: perfect clears for a known queue, a depth-first search over collapsed
+//! fields with hold, remembering the outcome of every (field, hold, pieces left) state it
+//! met so that many queues share the work.
 
+use crate::decision::MAX_UNKNOWN;
 use crate::engine::known::{Goal, KnownMemo, KnownSolver, placements_toward_pc, turns};
+use crate::error::SolverError;
 use crate::field::PcField;
-use crate::problem::PcProblem;
+use crate::rules::Rules;
+use pc_bag::BagState;
 use pc_bitboard::Board32;
 use pc_srs::{Piece, Placement};
 
@@ -75,50 +78,133 @@ impl RowMap {
     }
 }
 
-/// A search over one problem; keeps what it learned for later queues.
-pub struct Searcher<'p> {
-    problem: &'p PcProblem,
+/// Perfect clears for known queues, on any field, with hold as the rules say: whether a
+/// queue clears, one solution, every distinct one, how many, and what a PC can leave in
+/// hold. It remembers what it learned (per field, hold slot and pieces left), so that
+/// many queues and fields asked in turn share the work; [`Searcher::memo_len`] and
+/// [`Searcher::clear`] bound that memory.
+///
+/// A queue is the pieces after the one in hold, in order; with hold, one piece may be
+/// left over, and an empty slot takes the first piece of the queue for free.
+///
+/// ```
+/// use pc_solver::{PcField, Piece::*, Rules, Searcher};
+///
+/// let pco = PcField::new("##.....###/###....###/####...###/###....###".parse()?, 4)?;
+/// let mut searcher = Searcher::new(Rules::default());
+/// assert!(searcher.has_solution(&pco, None, &[I, J, L, O, T]));
+/// let solution = searcher.solution(&pco, None, &[I, J, L, O, T]).expect("it clears");
+/// assert_eq!(solution.steps.len(), 4);
+/// assert!(!searcher.has_solution(&pco, None, &[O, O, O, O, O]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Searcher {
+    rules: Rules,
     memo: KnownMemo,
+    /// States a search may still expand (see [`Searcher::set_state_limit`]).
+    allowance: u64,
+    /// Whether a search ran out of states since [`Searcher::take_ran_out`].
+    ran_out: bool,
 }
 
-impl<'p> Searcher<'p> {
-    /// A searcher for a problem.
-    pub fn new(problem: &'p PcProblem) -> Self {
+impl Searcher {
+    /// A searcher for the rules, remembering nothing yet.
+    pub fn new(rules: Rules) -> Self {
         Searcher {
-            problem,
+            rules,
             memo: KnownMemo::default(),
+            allowance: u64::MAX,
+            ran_out: false,
         }
     }
 
-    /// Number of states remembered.
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// How many states are remembered (a measure of the memory held, tens of bytes each).
     pub fn memo_len(&self) -> usize {
         self.memo.len()
     }
 
-    /// Forgets every remembered state (to bound memory between unrelated searches).
-    pub fn clear_memo(&mut self) {
+    /// Forgets every remembered state.
+    pub fn clear(&mut self) {
         self.memo.clear();
     }
 
-    /// The known-queue core over this searcher's memo.
-    fn known(&mut self) -> KnownSolver<'_> {
-        let rules = self.problem.rules();
+    /// From now on, at most `states` states not met before are expanded in all (`None`:
+    /// no limit, the default). Past it, a `false` answer proves nothing:
+    /// [`Searcher::take_ran_out`] says whether that happened. A `true` answer is always
+    /// a proof, and only proven answers are remembered.
+    pub fn set_state_limit(&mut self, states: Option<u64>) {
+        self.allowance = states.unwrap_or(u64::MAX);
+    }
+
+    /// Whether a search ran out of states ([`Searcher::set_state_limit`]) since the last
+    /// call.
+    pub fn take_ran_out(&mut self) -> bool {
+        std::mem::take(&mut self.ran_out)
+    }
+
+    /// Runs `search` on the known-queue core over this searcher's memo and allowance.
+    fn with_known<T>(
+        &mut self,
+        cache_children: bool,
+        search: impl FnOnce(&mut KnownSolver<'_>) -> T,
+    ) -> T {
         let goal = Goal {
             lower_clears: false,
         };
-        KnownSolver::new(rules.generator(), rules.hold, goal, &mut self.memo)
+        let mut known = KnownSolver::new(
+            self.rules.generator(),
+            self.rules.hold,
+            goal,
+            &mut self.memo,
+        );
+        if cache_children {
+            known = known.caching_children();
+        }
+        known.set_allowance(Some(self.allowance));
+        let found = search(&mut known);
+        self.allowance = known.allowance();
+        self.ran_out |= known.take_ran_out();
+        found
     }
 
-    /// Whether the queue (after `hold`, if any) can make a perfect clear.
-    pub fn has_solution(&mut self, hold: Option<Piece>, queue: &[Piece]) -> bool {
-        let field = *self.problem.field();
-        self.known().solve(field, hold, queue)
+    /// Whether hold, then the queue, can make a perfect clear of the field.
+    pub fn has_solution(&mut self, field: &PcField, hold: Option<Piece>, queue: &[Piece]) -> bool {
+        self.with_known(false, |known| known.solve(*field, hold, queue))
+    }
+
+    /// As [`Searcher::has_solution`], expanding at most `states` states not met before;
+    /// `None` when that was not enough to find a PC or prove there is none. The answer
+    /// depends on what is remembered (remembered states cost nothing).
+    pub fn has_solution_within(
+        &mut self,
+        field: &PcField,
+        hold: Option<Piece>,
+        queue: &[Piece],
+        states: u64,
+    ) -> Option<bool> {
+        let before = (self.allowance, self.ran_out);
+        self.allowance = states;
+        self.ran_out = false;
+        let ok = self.has_solution(field, hold, queue);
+        let proven = ok || !self.ran_out;
+        (self.allowance, self.ran_out) = before;
+        proven.then_some(ok)
     }
 
     /// One perfect clear for the queue, if there is one.
-    pub fn solution(&mut self, hold: Option<Piece>, queue: &[Piece]) -> Option<Solution> {
+    pub fn solution(
+        &mut self,
+        field: &PcField,
+        hold: Option<Piece>,
+        queue: &[Piece],
+    ) -> Option<Solution> {
         let mut found = None;
-        self.solutions(hold, queue, |s| {
+        self.solutions(field, hold, queue, |s| {
             found = Some(s.clone());
             false
         });
@@ -129,15 +215,15 @@ impl<'p> Searcher<'p> {
     /// hold use) until it returns `false`.
     pub fn solutions(
         &mut self,
+        field: &PcField,
         hold: Option<Piece>,
         queue: &[Piece],
         mut visit: impl FnMut(&Solution) -> bool,
     ) {
-        let field = *self.problem.field();
-        let (held, queue) = self.known().normalise(hold, queue);
+        let (held, queue) = self.with_known(false, |known| known.normalise(hold, queue));
         let mut current = Solution::default();
         self.enumerate(
-            field,
+            *field,
             RowMap::identity(),
             held,
             queue,
@@ -147,13 +233,83 @@ impl<'p> Searcher<'p> {
     }
 
     /// Number of distinct perfect clears (move sequences with hold use) for the queue.
-    pub fn count_solutions(&mut self, hold: Option<Piece>, queue: &[Piece]) -> u64 {
+    pub fn count_solutions(
+        &mut self,
+        field: &PcField,
+        hold: Option<Piece>,
+        queue: &[Piece],
+    ) -> u64 {
         let mut n = 0;
-        self.solutions(hold, queue, |_| {
+        self.solutions(field, hold, queue, |_| {
             n += 1;
             true
         });
         n
+    }
+
+    /// The best rank ([`carry_rank`](crate::carry_rank) at `phase`) of the pieces a PC
+    /// of hold, then the queue, can leave in the hold slot for the next PC (an empty slot
+    /// counts too); `None` when there is no PC.
+    ///
+    /// ```
+    /// use pc_solver::{PcField, Piece::*, Rules, Searcher, carry_rank};
+    ///
+    /// let pco = PcField::new("##.....###/###....###/####...###/###....###".parse()?, 4)?;
+    /// let mut searcher = Searcher::new(Rules::default());
+    /// // A PC of I J L O T places four of them; the fifth stays in hold.
+    /// let best = searcher.best_carry_rank(&pco, Some(I), &[J, L, O, T], 0).expect("a PC");
+    /// assert!([I, J, L, O, T].iter().any(|&p| carry_rank(0, Some(p)) == best));
+    /// assert_eq!(searcher.best_carry_rank(&pco, Some(O), &[O, O, O, O], 0), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn best_carry_rank(
+        &mut self,
+        field: &PcField,
+        hold: Option<Piece>,
+        queue: &[Piece],
+        phase: usize,
+    ) -> Option<u16> {
+        self.with_known(false, |known| {
+            known.best_carry_rank(*field, hold, queue, phase)
+        })
+    }
+
+    /// The clairvoyant count: of the sequences of `unknown` pieces (at most 4) the bag
+    /// `bag` can deal after the queue, how many let hold, then the queue, then the
+    /// sequence, make a perfect clear when the whole queue is known. `Ok(None)` as soon as
+    /// they cannot number more than `beat`. A search for a decision with pieces not seen
+    /// yet; the share of the count in [`BagState::continuation_count`] is an upper bound
+    /// of the exact chance.
+    ///
+    /// ```
+    /// use pc_solver::{BagState, PcField, Piece::*, Rules, Searcher};
+    ///
+    /// // Grace system, T held, L and O known, three pieces of a fresh bag to come.
+    /// let field = PcField::new("######..../######..../######..../######....".parse()?, 4)?;
+    /// let mut searcher = Searcher::new(Rules::default());
+    /// let count = searcher.clairvoyant_count(&field, Some(T), &[L, O], BagState::FRESH, 3, None)?;
+    /// assert!(count.is_some_and(|c| c > 0 && c < BagState::FRESH.continuation_count(3).unwrap()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clairvoyant_count(
+        &mut self,
+        field: &PcField,
+        hold: Option<Piece>,
+        queue: &[Piece],
+        bag: BagState,
+        unknown: usize,
+        beat: Option<u64>,
+    ) -> Result<Option<u64>, SolverError> {
+        if unknown > MAX_UNKNOWN {
+            return Err(SolverError::TooManyUnknown(unknown));
+        }
+        let bits = bag.remaining().bits();
+        // The same fields come back with many queues here: their moves are kept.
+        Ok(self.with_known(true, |known| {
+            known
+                .clairvoyant(*field, hold, queue, bits, unknown as u32, beat)
+                .map(|set| set.len())
+        }))
     }
 
     /// Depth-first enumeration; returns `false` when the visitor asked to stop.
@@ -169,12 +325,12 @@ impl<'p> Searcher<'p> {
         if field.is_clear() {
             return visit(current);
         }
-        if !self.known().solve(field, held, queue) {
+        if !self.has_solution(&field, held, queue) {
             return true;
         }
         let turns: Vec<_> = turns(held, queue).collect();
         for (piece, held_after, rest, from_hold) in turns {
-            let generator = self.problem.rules().generator();
+            let generator = self.rules.generator();
             for placement in placements_toward_pc(&generator, &field, piece) {
                 let (next, cleared) = field.place_and_clear(&placement);
                 if !next.can_be_filled() {
@@ -206,7 +362,6 @@ impl<'p> Searcher<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
 
     fn pieces(s: &str) -> Vec<Piece> {
         s.chars().map(|c| Piece::from_char(c).unwrap()).collect()
@@ -214,25 +369,70 @@ mod tests {
 
     #[test]
     fn pco_with_i_first() {
-        let p = PcProblem::new(
+        let field = PcField::new(
             "##.....###/###....###/####...###/###....###"
                 .parse()
                 .unwrap(),
             4,
-            Rules::default(),
         )
         .unwrap();
-        let mut s = Searcher::new(&p);
-        assert!(s.has_solution(None, &pieces("IJLOT")));
-        let sol = s.solution(None, &pieces("IJLOT")).unwrap();
+        let mut s = Searcher::new(Rules::default());
+        assert!(s.has_solution(&field, None, &pieces("IJLOT")));
+        let sol = s.solution(&field, None, &pieces("IJLOT")).unwrap();
         assert_eq!(sol.steps.len(), 4);
         // Replaying the cells on the starting field fills every row.
-        let mut b = *p.field().board();
+        let mut b = *field.board();
         for step in &sol.steps {
             assert!(!b.intersects(&step.cells));
             b.merge(&step.cells);
         }
         assert_eq!(b.full_rows(), 0b1111);
-        assert!(!s.has_solution(None, &pieces("OOOOO")));
+        assert!(!s.has_solution(&field, None, &pieces("OOOOO")));
+    }
+
+    #[test]
+    fn a_search_out_of_states_proves_nothing_and_leaves_no_trace() {
+        let field = PcField::new(
+            "##......../##......../##......../##........"
+                .parse()
+                .unwrap(),
+            4,
+        )
+        .unwrap();
+        let mut s = Searcher::new(Rules::default());
+        // These pieces can cover the empty cells, but no order of them makes a PC: only
+        // a search proves it (S pieces alone, which cannot even cover them, are settled
+        // without one).
+        let no_pc = pieces("JSZJJZOTS");
+        assert_eq!(
+            s.has_solution_within(&field, None, &pieces("SSSSSSSSS"), 0),
+            Some(false)
+        );
+        assert_eq!(s.has_solution_within(&field, None, &no_pc, 5), None);
+        assert_eq!(
+            s.has_solution_within(&field, None, &no_pc, u64::MAX),
+            Some(false)
+        );
+        // A queue with a PC, first with too few states: the states that failed for
+        // want of states must not be remembered as failures.
+        let pc = pieces("TSZILJOT");
+        assert_eq!(s.has_solution_within(&field, None, &pc, 3), None);
+        assert_eq!(
+            s.has_solution_within(&field, None, &pc, u64::MAX),
+            Some(true)
+        );
+        // Remembered: no state is needed the second time.
+        assert_eq!(s.has_solution_within(&field, None, &pc, 0), Some(true));
+        assert!(s.has_solution(&field, None, &pc));
+        assert!(!s.has_solution(&field, None, &no_pc));
+        // A limit set for several questions runs out across them, and says so once.
+        s.clear();
+        s.set_state_limit(Some(5));
+        assert!(!s.has_solution(&field, None, &no_pc));
+        assert!(s.take_ran_out());
+        assert!(!s.take_ran_out());
+        s.set_state_limit(None);
+        assert!(!s.has_solution(&field, None, &no_pc));
+        assert!(!s.take_ran_out());
     }
 }

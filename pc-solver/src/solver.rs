@@ -1,64 +1,50 @@
-//! The exact chance of a perfect clear with a limited preview, and ranked moves.
-//!
-//! The value of a position is the chance of a PC under optimal play with the player's own
-//! information: 1 at a PC, 0 when none can be reached, otherwise the best move's average
-//! over the piece that the move reveals at the end of the preview (drawn uniformly from
-//! what the bag has left). Once the pieces in view cover the rest of the PC, the value is
-//! 0 or 1 and the known-queue search answers it; one move before that, a single search
-//! answers it for every possible revealed piece at once.
-//!
-//! Below the root only the best move of a position matters, so a move is dropped as soon
-//! as its revealed pieces cannot lift its average above the best move found so far (the
-//! "Star1" cut of expectimax). Every value that is stored is exact.
-//!
-//! The first decisions of a PC (three or four pieces not revealed yet, the hold slot
-//! filled) go to the layered search of [`crate::engine::layered`] instead, which values every move
-//! in one walk over the states the pieces in view reach.
+//! [`Solver`]: the exact chance of a perfect clear with a limited preview, and ranked
+//! moves. It checks a [`Position`] into a [`Decision`], chooses the [`Engine`] that
+//! answers it, and turns what the engine found into moves with their keys.
 
-use crate::carry::{best_carry, cycle_phase, placed_mod_7};
-use crate::engine::expectimax::{Expectimax, Node, NodeKey, Queue};
-use crate::engine::graph::{GraphError, PcGraph, RulesId, suffix::SuffixMemo};
-use crate::engine::known::{Goal, KnownMemo, KnownSolver};
+use crate::carry::{best_carry, cycle_phase, pieces_placed_mod_7};
+use crate::decision::{Decision, MAX_QUEUE, MoveTo};
+use crate::engine::depth_first::DepthFirst;
+use crate::engine::known::{Goal, KnownSolver};
+use crate::engine::{Ask, Engine, StateValues, Tables, graph, layered};
 use crate::error::SolverError;
-use crate::fumen::Fumen;
-use crate::position::Position;
-use crate::problem::PcProblem;
+use crate::field::PcField;
+use crate::position::{Move, Position};
 use crate::rules::Rules;
 use crate::search::Searcher;
-use ahash::AHashMap;
-use pc_bag::{BagState, Ratio};
+use pc_bag::{BagState, PieceSet, Ratio};
 use pc_srs::{Path, Piece, Placement};
-
-/// Pieces visible at most: the current piece and six previews.
-pub(crate) const MAX_QUEUE: usize = 7;
-
-/// Bytes a remembered state costs, counted generously (key, value, table overhead).
-const BYTES_PER_STATE: usize = 64;
+use std::sync::Arc;
 
 /// One legal move of a position and its exact chance.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RankedMove {
-    /// Whether the hold key is pressed first (the piece placed is then the held piece, or
-    /// with an empty slot the next piece of the queue).
-    pub hold: bool,
-    /// Where the piece locks, in the position's field.
-    pub placement: Placement,
+    /// The move: hold or not, and where the piece locks in the position's field.
+    pub mv: Move,
     /// The chance of a perfect clear after this move with best play from there on. For a
     /// hold into an empty slot it is the chance when this placement is chosen whatever
     /// piece the hold reveals.
     pub chance: Ratio,
     /// The keys to press (in the perfect-clear model: the piece enters above the clear
-    /// line).
+    /// line); `None` when the generator finds no path (it finds one for every move it
+    /// generated).
     pub path: Option<Path>,
     /// When every piece this PC needs is in view after the move and the move keeps the
     /// PC possible: the piece it can leave in hold for the next PC, the one the next PC
-    /// prefers ([`crate::carry::carry_rank`], at the bag phase the PC ends in). `None`
-    /// otherwise, or when the hold slot ends empty.
+    /// prefers ([`carry_rank`](crate::carry_rank), at the bag phase the PC ends in).
+    /// `None` otherwise, or when the hold slot ends empty.
     pub carry: Option<Piece>,
 }
 
-/// Every legal move of a position, best first, with the chance of the position.
+impl From<&RankedMove> for Move {
+    fn from(ranked: &RankedMove) -> Move {
+        ranked.mv
+    }
+}
+
+/// Every legal move of a position, best first, with the chance of the position
+/// ([`Solver::recommend`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Recommendation {
@@ -70,64 +56,17 @@ pub struct Recommendation {
     /// (which fix the placement before the piece shows); `chance` is the larger of it and
     /// the best entry of `moves`.
     pub hold_first: Option<Ratio>,
-    /// Every legal move, best first (ties: shorter input, then no hold).
+    /// Every legal move, best first. Equal chances are ordered by the piece the move can
+    /// leave in hold for the next PC ([`RankedMove::carry`]), then by the shorter input,
+    /// then no hold first.
     pub moves: Vec<RankedMove>,
     /// A perfect clear that starts with the best move, for one continuation of the bag
     /// that allows it (the placements in play order, each in the field of its moment);
-    /// empty when the chance is 0.
+    /// empty when the chance is 0. `pc_fumen::Fumen::from_placements(&position.field,
+    /// &line)` turns it into a fumen.
     pub line: Vec<Placement>,
-    /// Which search ranked the moves.
+    /// Which engine ranked the moves.
     pub engine: Engine,
-}
-
-/// Which search answered a question: the values are the same whichever did; the time is
-/// not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Engine {
-    /// The walk over the solver's PC field graph ([`Solver::with_graph`]): decisions on
-    /// the graph's fields with the hold slot filled (or no hold) and one to four pieces
-    /// not revealed yet.
-    Graph,
-    /// The layered search ([`Solver::with_layered`]): decisions with three or four pieces
-    /// not revealed yet.
-    Layered,
-    /// The depth-first search over decisions and reveals, or the known-queue search once
-    /// every piece the PC needs is in view.
-    Search,
-}
-
-impl Engine {
-    /// `"graph"`, `"layered"` or `"search"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Graph => "graph",
-            Engine::Layered => "layered",
-            Engine::Search => "search",
-        }
-    }
-}
-
-impl Recommendation {
-    /// The sample line as a fumen, one page per placement, starting from the position's
-    /// field (paste `v115@…` into a fumen viewer to step through it).
-    ///
-    /// ```
-    /// # use pc_solver::{Position, Rules, Solver};
-    /// # use pc_solver::Piece::*;
-    /// let field = "##.....###/###....###/####...###/###....###".parse()?;
-    /// let position = Position::new(field, T).with_hold(Some(I)).with_preview(&[L, O, S, J, Z]);
-    /// let recommendation = Solver::new(Rules::default()).recommend(&position)?;
-    /// let fumen = recommendation.line_fumen(&position);
-    /// assert_eq!(fumen.pages.len(), 4);
-    /// assert!(fumen.to_string().starts_with("v115@"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn line_fumen(&self, position: &Position) -> Fumen {
-        // Positions are checked against the clear line (at most 8 rows), so the field
-        // and every placement of a line fit in a fumen's 23 rows.
-        Fumen::from_placements(&position.field, &self.line)
-    }
 }
 
 /// What to do now ([`Solver::best_move`]).
@@ -139,16 +78,75 @@ pub struct BestMove {
     /// Press hold into the empty slot first and ask again once the next piece shows
     /// ([`Position::after_hold`]): that is worth more than any placement chosen now.
     pub hold_first: bool,
-    /// The best placement with its exact chance and keys, unless `hold_first`; `None`
-    /// also when no piece can be placed. When nothing can clear, some legal move with
-    /// chance 0.
+    /// The best placement with its exact chance and keys; `None` when `hold_first`, and
+    /// when no piece can be placed at all (the field has no room for the current piece
+    /// or the held one). When nothing can clear, some legal move with chance 0.
     pub best: Option<RankedMove>,
-    /// Which search found it.
+    /// Which engine found it.
     pub engine: Engine,
 }
 
+/// The choices of a solver's user: how long the preview is, what counts as a PC, how
+/// much memory and work a question may take, the threads, and the PC field graph.
+///
+/// ```
+/// use pc_solver::{Rules, Solver, SolverOptions};
+///
+/// let options = SolverOptions {
+///     preview: 3,
+///     ..SolverOptions::default()
+/// };
+/// let solver = Solver::with_options(Rules::default(), options)?;
+/// assert_eq!(solver.options().preview, 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SolverOptions {
+    /// Pieces shown after the current one, 0 to 6 (5 by default): every position asked
+    /// must show that many.
+    pub preview: usize,
+    /// Whether a PC of fewer lines than the clear line counts too (a 2-line PC while
+    /// building a 4-line one). Off by default.
+    pub two_line: bool,
+    /// Bytes the solver may keep of what it learned between questions (256 MiB by
+    /// default); past it, it forgets everything and goes on.
+    pub memory_limit: usize,
+    /// Give up on a question with [`SolverError::WorkLimit`] once this many decisions
+    /// not known from earlier questions were evaluated (`None`, the default: no limit).
+    /// Only finished decisions are remembered, so asking again goes on where the search
+    /// stopped. A count rather than a clock keeps answers the same on every machine.
+    /// Only the depth-first engine counts decisions: under a limit, it answers what the
+    /// layered search would.
+    pub work_limit: Option<u64>,
+    /// Threads a full ranking by the layered search may use (0 counts as 1): the
+    /// machine's with the `parallel` feature, else 1. Each thread takes every n-th move
+    /// and keeps its own tables (not counted in `memory_limit`); the values are the same.
+    pub threads: usize,
+    /// The PC field graph of the solver's rules ([`PcGraph`](crate::PcGraph)): the
+    /// decisions on its fields that [`Engine::Graph`] describes are answered from it.
+    pub graph: Option<Arc<crate::PcGraph>>,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            preview: 5,
+            two_line: false,
+            memory_limit: 256 << 20,
+            work_limit: None,
+            threads: crate::default_threads(),
+            graph: None,
+        }
+    }
+}
+
 /// The exact-chance solver. Keeps what it learned between calls (positions of the same
-/// game share most of their states) within a memory budget.
+/// game share most of their states) within [`SolverOptions::memory_limit`].
+///
+/// The value of a position is 1 at a PC, 0 when none can be reached, and otherwise the
+/// best move's average over the piece the move reveals (see the crate README). Which
+/// engine answers a position is the solver's choice ([`Solver::engine_for`]); the values
+/// are the same whichever does.
 ///
 /// ```
 /// use pc_solver::{Position, Rules, Solver};
@@ -169,187 +167,41 @@ pub struct BestMove {
 /// ```
 pub struct Solver {
     rules: Rules,
-    preview: usize,
-    goal: Goal,
-    memory_limit: usize,
-    work_limit: Option<u64>,
-    layered: bool,
-    threads: usize,
-    known: KnownMemo,
-    values: AHashMap<NodeKey, Ratio>,
-    orders: crate::engine::layered::OrderMemo,
-    graph: Option<std::sync::Arc<PcGraph>>,
-    suffixes: SuffixMemo,
+    options: SolverOptions,
+    tables: Tables,
 }
 
 impl Solver {
-    /// A solver for the rules, with five previews, 4-line (or the position's) PCs only,
-    /// and a 256 MiB memory budget.
+    /// A solver for the rules with the default options ([`SolverOptions::default`]).
     pub fn new(rules: Rules) -> Solver {
         Solver {
             rules,
-            preview: 5,
-            goal: Goal {
-                lower_clears: false,
-            },
-            memory_limit: 256 << 20,
-            work_limit: None,
-            layered: true,
-            threads: crate::default_threads(),
-            known: KnownMemo::default(),
-            values: AHashMap::new(),
-            orders: crate::engine::layered::OrderMemo::default(),
-            graph: None,
-            suffixes: SuffixMemo::default(),
+            options: SolverOptions::default(),
+            tables: Tables::default(),
         }
     }
 
-    /// The same solver answering from `graph` the decisions on its fields (the first
-    /// decisions of a PC among them) whose shape the graph's walk takes: a filled hold
-    /// slot (or no hold rule) and one to four pieces not revealed yet. The values are the
-    /// same; only the time differs. The graph must have been built for these rules.
-    pub fn with_graph(mut self, graph: std::sync::Arc<PcGraph>) -> Result<Solver, GraphError> {
-        let id = RulesId::of(&self.rules);
-        if graph.rules_id() != id {
-            return Err(GraphError::OtherRules {
-                found: graph.rules_id(),
-                expected: id,
-            });
+    /// A solver for the rules with these options. Errors when the preview is longer
+    /// than 6 ([`SolverError::PreviewTooLong`]) or the graph was built for other rules
+    /// ([`SolverError::GraphRules`]).
+    pub fn with_options(rules: Rules, options: SolverOptions) -> Result<Solver, SolverError> {
+        if options.preview > MAX_QUEUE - 1 {
+            return Err(SolverError::PreviewTooLong(options.preview));
         }
-        self.graph = Some(graph);
-        self.clear();
-        Ok(self)
-    }
-
-    /// The graph the solver answers from, if any.
-    pub fn graph(&self) -> Option<&PcGraph> {
-        self.graph.as_deref()
-    }
-
-    /// The same solver with `preview` pieces shown after the current one (0 to 6).
-    pub fn with_preview(mut self, preview: usize) -> Result<Solver, SolverError> {
-        if preview > MAX_QUEUE - 1 {
-            return Err(SolverError::PreviewTooLong(preview));
+        if let Some(graph) = &options.graph {
+            let expected = crate::RulesId::of(&rules);
+            if graph.rules_id() != expected {
+                return Err(SolverError::GraphRules {
+                    found: graph.rules_id(),
+                    expected,
+                });
+            }
         }
-        self.preview = preview;
-        self.clear();
-        Ok(self)
-    }
-
-    /// The same solver counting a PC of fewer lines than the clear line (a 2-line PC while
-    /// building a 4-line one) as a success.
-    pub fn with_two_line(mut self, two_line: bool) -> Solver {
-        self.goal.lower_clears = two_line;
-        self.clear();
-        self
-    }
-
-    /// The same solver with another memory budget in bytes for what it remembers; when a
-    /// search passes it, the solver forgets everything and goes on.
-    pub fn with_memory_limit(mut self, bytes: usize) -> Solver {
-        self.memory_limit = bytes;
-        self
-    }
-
-    /// Whether decisions with three or four pieces not revealed yet (the first decisions
-    /// of a PC) are answered by the layered search (see the crate README): every state
-    /// the pieces in view reach is enumerated once and every move's value comes out of
-    /// one backward pass. On by default; off, the depth-first search answers every
-    /// decision, as it does anyway while a work limit is set. Values are the same either
-    /// way (tested); only the time differs: from the empty field with the hold and six
-    /// pieces in view, about 7.5 s against over two minutes for the best move alone. Its
-    /// tables of states live for one call (the fills of fields it finds are kept with the
-    /// solver's other tables, within [`Solver::with_memory_limit`]); that call peaked at
-    /// 281 MB of resident memory for the whole process.
-    ///
-    /// ```
-    /// use pc_bag::PieceSet;
-    /// use pc_solver::{Engine, Position, Rules, Solver};
-    /// use pc_solver::Piece::*;
-    ///
-    /// // 7 pieces left, 3 in view after the hold: 3 pieces unknown.
-    /// let field = "###......./####....../###......./##........".parse()?;
-    /// let position = Position::new(field, T)
-    ///     .with_hold(Some(I))
-    ///     .with_preview(&[L, J, O])
-    ///     .with_bag("SZ".parse::<PieceSet>()?);
-    /// let layered = Solver::new(Rules::default()).with_preview(3)?.recommend(&position)?;
-    /// let depth_first = Solver::new(Rules::default())
-    ///     .with_preview(3)?
-    ///     .with_layered(false)
-    ///     .recommend(&position)?;
-    /// assert_eq!((layered.chance, &layered.moves), (depth_first.chance, &depth_first.moves));
-    /// assert_eq!((layered.engine, depth_first.engine), (Engine::Layered, Engine::Search));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn with_layered(mut self, layered: bool) -> Solver {
-        self.layered = layered;
-        self
-    }
-
-    /// The same solver giving up on a question (with [`SolverError::WorkLimit`]) once it
-    /// has evaluated `decisions` decisions it did not know from earlier questions; `None`
-    /// (the default) for no limit. Only finished decisions are remembered, so the tables
-    /// stay exact and asking again goes on where the search stopped. A count of decisions
-    /// rather than a clock keeps answers the same on every machine; on the 2-core VM of
-    /// the README a decision cost 1.7 ms on average with 9 pieces left (3,954 in 6.8 s)
-    /// and 2.9 ms with 8 (166 in 0.48 s), in the two positions measured.
-    ///
-    /// ```
-    /// use pc_bag::PieceSet;
-    /// use pc_solver::{Position, Rules, Solver, SolverError};
-    /// use pc_solver::Piece::*;
-    ///
-    /// let position = Position::new("##......../##......../##......../##........".parse()?, T)
-    ///     .with_hold(Some(O))
-    ///     .with_preview(&[S, Z, I, L, J])
-    ///     .with_bag("IOSTZ".parse::<PieceSet>()?);
-    /// // Ranking every move needs more than 10 decisions.
-    /// let mut solver = Solver::new(Rules::default()).with_work_limit(Some(10));
-    /// assert_eq!(solver.recommend(&position).unwrap_err(), SolverError::WorkLimit(10));
-    /// solver.set_work_limit(None);
-    /// assert!(solver.recommend(&position)?.chance.is_one());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn with_work_limit(mut self, decisions: Option<u64>) -> Solver {
-        self.work_limit = decisions;
-        self
-    }
-
-    /// The same solver ranking the moves of a layered search (see
-    /// [`Solver::with_layered`]) with `threads` threads (0 counts as 1). Without the
-    /// `parallel` feature the default is 1, this thread alone; with it, the machine's
-    /// threads. Only [`Solver::recommend`] uses them, and only when the layered search
-    /// answers. Each thread takes every n-th move; it reads the fill orders the solver has
-    /// and keeps the rest of its tables to itself (not counted in
-    /// [`Solver::with_memory_limit`]), so threads repeat some work and take more memory.
-    /// The fill orders they find join the solver's at the end. The values are the same.
-    /// On the 2-core VM of the README, the first decision from the empty field (I held,
-    /// `TSZLJO` in view) takes 6.75 s with one thread and 4.27 s with two (criterion
-    /// medians, `cargo bench -p pc-benches --features parallel --bench threads`).
-    ///
-    /// ```
-    /// use pc_solver::{Position, Rules, Solver};
-    /// use pc_solver::Piece::*;
-    ///
-    /// // 9 pieces left (an I down), O held: three pieces unknown.
-    /// let position = Position::new("####......".parse()?, T)
-    ///     .with_hold(Some(O))
-    ///     .with_preview(&[S, Z, L, J, I]);
-    /// let one = Solver::new(Rules::default()).with_threads(1).recommend(&position)?;
-    /// let two = Solver::new(Rules::default()).with_threads(2).recommend(&position)?;
-    /// assert_eq!(one, two);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[cfg(feature = "parallel")]
-    pub fn with_threads(mut self, threads: usize) -> Solver {
-        self.threads = threads.max(1);
-        self
-    }
-
-    /// Sets the work limit of [`Solver::with_work_limit`] on a solver in use.
-    pub fn set_work_limit(&mut self, decisions: Option<u64>) {
-        self.work_limit = decisions;
+        Ok(Solver {
+            rules,
+            options,
+            tables: Tables::default(),
+        })
     }
 
     /// The rules.
@@ -357,71 +209,65 @@ impl Solver {
         &self.rules
     }
 
-    /// The preview length.
-    pub fn preview(&self) -> usize {
-        self.preview
+    /// The options.
+    pub fn options(&self) -> &SolverOptions {
+        &self.options
     }
 
-    /// An estimate of the bytes held by remembered states.
+    /// Sets [`SolverOptions::work_limit`] on a solver in use (what it learned stays).
+    pub fn set_work_limit(&mut self, decisions: Option<u64>) {
+        self.options.work_limit = decisions;
+    }
+
+    /// An estimate of the bytes held by what the solver remembers.
     pub fn memory_used(&self) -> usize {
-        (self.known.len() + self.values.len() + self.orders.len()) * BYTES_PER_STATE
-            + self.suffixes.bytes()
+        self.tables.bytes()
     }
 
-    /// Forgets every remembered state.
+    /// Forgets everything the solver remembers.
     pub fn clear(&mut self) {
-        self.known.clear();
-        self.values.clear();
-        self.orders.clear();
-        self.suffixes.clear();
+        self.tables.clear();
     }
 
-    /// The exact chances of some of the position's moves (hold pressed, placement), tried
-    /// in the order given and stopping after the first one that is certain: the moves
-    /// after it, and moves the position does not have, get `None`. `Ok(None)` when the
-    /// layered search does not answer the position (see [`Solver::with_layered`]). One
-    /// move costs a fraction of [`Solver::recommend`]'s full ranking. With `max_states`,
-    /// the moves not valued within that many search states get `None` too.
-    pub(crate) fn chances_of(
-        &mut self,
-        position: &Position,
-        moves: &[(bool, Placement)],
-        max_states: Option<u64>,
-    ) -> Result<Option<Vec<Option<Ratio>>>, SolverError> {
-        let node = self.root(position)?;
-        Ok(self.engine().values_of(&node, moves, max_states))
-    }
-
-    /// Whether the solver's graph ([`Solver::with_graph`]) answers the decision of this
-    /// position: `false` without a graph, for a position that is not valid, or one whose
-    /// field or shape the graph's walk does not take.
-    pub(crate) fn graph_answers(&mut self, position: &Position) -> bool {
-        if self.graph.is_none() {
-            return false;
-        }
-        match self.root(position) {
-            Ok(node) => self.engine().walks(&node),
-            Err(_) => false,
-        }
+    /// Which engine answers the position, after the checks every question makes.
+    ///
+    /// ```
+    /// use pc_solver::{Engine, Position, Rules, Solver};
+    /// use pc_solver::Piece::*;
+    ///
+    /// let pco = "##.....###/###....###/####...###/###....###".parse()?;
+    /// let known = Position::new(pco, T).with_hold(Some(I)).with_preview(&[L, O, S, J, Z]);
+    /// let solver = Solver::new(Rules::default());
+    /// assert_eq!(solver.engine_for(&known)?, Engine::KnownQueue);
+    /// // The first decision of a game, without a graph.
+    /// let start = Position::new(Default::default(), T).with_hold(Some(I)).with_preview(&[L, O, S, J, Z]);
+    /// assert_eq!(solver.engine_for(&start)?, Engine::Layered);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn engine_for(&self, position: &Position) -> Result<Engine, SolverError> {
+        let decision = self.decision(position)?;
+        Ok(self.engine(&decision))
     }
 
     /// The chance of a perfect clear from the position with best play.
     pub fn chance(&mut self, position: &Position) -> Result<Ratio, SolverError> {
-        let node = self.root(position)?;
-        let mut engine = self.engine();
-        if engine.goal.reached(&node.field) {
+        let decision = self.decision(position)?;
+        self.forget_if_full();
+        if self.goal().reached(&decision.field) {
             return Ok(Ratio::ONE);
         }
-        match engine.rank_layered(&node, true) {
-            Some(ranked) => Ok(best_of(&ranked)),
-            None => engine.value(&node),
+        match self.engine(&decision) {
+            Engine::DepthFirst => self.depth_first().value(&decision),
+            engine => Ok(best_of(&self.rank(engine, &decision, Ask::UntilCertain)?)),
         }
     }
 
     /// What to do now, without the exact value of every other move: moves that cannot
-    /// beat the best one found are dropped early, as below the root, so this is several
-    /// times faster than [`Solver::recommend`] on hard positions (9.5 s against 26 s with 9
-    /// pieces left, measured once) and gives the same chance and a best move.
+    /// beat the best one found are dropped early, so this is the cheaper question where
+    /// one move is certain (the depth-first engine's decisions, or the walks' when a
+    /// certain move is found among the first few), and costs about a full ranking
+    /// otherwise. Gives the same chance as [`Solver::recommend`] and one of its best
+    /// moves.
     ///
     /// ```
     /// use pc_solver::{Position, Rules, Solver};
@@ -442,90 +288,355 @@ impl Solver {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn best_move(&mut self, position: &Position) -> Result<BestMove, SolverError> {
-        let node = self.root(position)?;
-        let board = *node.field.board();
-        let clear_line = node.field.height();
-        let mut engine = self.engine();
-        let found = match engine.rank_layered(&node, true) {
-            Some(ranked) => crate::engine::expectimax::BestAtRoot {
-                value: best_of(&ranked),
-                chosen: ranked
+        let decision = self.decision(position)?;
+        self.forget_if_full();
+        let engine = self.engine(&decision);
+        let (value, chosen, hold_first) = match engine {
+            Engine::DepthFirst => {
+                let found = self.depth_first().best(&decision)?;
+                (found.value, found.chosen, found.hold_first)
+            }
+            engine => {
+                let ranked = self.rank(engine, &decision, Ask::UntilCertain)?;
+                // The first of the best, in move order.
+                let chosen = ranked
                     .iter()
-                    .fold(
-                        None,
-                        |best: Option<&(bool, Placement, Ratio)>, m| match best {
-                            Some(b) if b.2 >= m.2 => Some(b),
-                            _ => Some(m),
-                        },
-                    )
-                    .map(|&(hold, placement, _)| (hold, placement)),
-                hold_first: None,
-            },
-            None => engine.best(&node)?,
+                    .fold(None, |best: Option<&(Move, Ratio)>, m| match best {
+                        Some(b) if b.1 >= m.1 => Some(b),
+                        _ => Some(m),
+                    })
+                    .map(|&(mv, _)| mv);
+                (best_of(&ranked), chosen, None)
+            }
         };
-        let answered_by = engine.answered_by();
-        let generator = self.rules.generator();
-        let best = found.chosen.map(|(hold, placement)| RankedMove {
-            hold,
-            placement,
-            chance: found.value,
-            path: generator
-                .path(&board, &placement, clear_line)
-                .ok()
-                .flatten(),
-            carry: None,
-        });
+        let best = chosen
+            .filter(|_| hold_first.is_none())
+            .map(|mv| RankedMove {
+                mv,
+                chance: value,
+                path: self.path(&decision.field, &mv.placement),
+                carry: None,
+            });
         Ok(BestMove {
-            chance: found.hold_first.unwrap_or(found.value),
-            hold_first: found.hold_first.is_some(),
-            best: best.filter(|_| found.hold_first.is_none()),
-            engine: answered_by,
+            chance: hold_first.unwrap_or(value),
+            hold_first: hold_first.is_some(),
+            best,
+            engine,
         })
     }
 
     /// Every legal move of the position with its exact chance, best first, and a sample
     /// perfect clear for the best move.
     pub fn recommend(&mut self, position: &Position) -> Result<Recommendation, SolverError> {
-        let node = self.root(position)?;
-        let board = *node.field.board();
-        let clear_line = node.field.height();
-        let carries = Carries::new(&node, position, self.rules.hold);
-        let mut engine = self.engine();
-        let (mut ranked, chance) = match engine.rank_layered(&node, false) {
-            Some(ranked) => {
-                let best = best_of(&ranked);
-                (ranked, best)
+        let decision = self.decision(position)?;
+        let engine = self.engine(&decision);
+        self.recommend_decision(&decision, engine)
+    }
+
+    /// As [`Solver::recommend`], answered by `engine` rather than the solver's choice:
+    /// for checking one engine against another (the values are the same) and for
+    /// comparing their times. Errors with [`SolverError::EngineDoesNotApply`] when the
+    /// engine does not answer the position (see [`Engine`]).
+    ///
+    /// ```
+    /// use pc_solver::{Engine, Position, Rules, Solver};
+    /// use pc_solver::Piece::*;
+    ///
+    /// // 9 pieces left, O held: the layered search's decision.
+    /// let position = Position::new("####......".parse()?, T)
+    ///     .with_hold(Some(O))
+    ///     .with_preview(&[S, Z, L, J, I]);
+    /// let mut solver = Solver::new(Rules::default());
+    /// let layered = solver.recommend(&position)?;
+    /// assert_eq!(layered.engine, Engine::Layered);
+    /// let depth_first = solver.recommend_by(&position, Engine::DepthFirst)?;
+    /// assert_eq!((layered.chance, &layered.moves), (depth_first.chance, &depth_first.moves));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn recommend_by(
+        &mut self,
+        position: &Position,
+        engine: Engine,
+    ) -> Result<Recommendation, SolverError> {
+        let decision = self.decision(position)?;
+        if !self.applies(engine, &decision) {
+            return Err(SolverError::EngineDoesNotApply(engine));
+        }
+        self.recommend_decision(&decision, engine)
+    }
+
+    /// The exact chances of some of the position's moves, tried in the order given and
+    /// stopping after the first that is certain: the moves after it, and moves the
+    /// position does not have, get `None`. One move costs a fraction of
+    /// [`Solver::recommend`]'s full ranking. With `max_states`, the moves not valued
+    /// within that many states below the position (decisions, for the depth-first
+    /// engine; the graph's walk takes no budget) get `None` too, so that a caller can
+    /// bound the time of a question and play what was valued.
+    ///
+    /// ```
+    /// use pc_solver::{Position, Rules, Solver};
+    /// use pc_solver::Piece::*;
+    ///
+    /// let position = Position::new("####......".parse()?, T)
+    ///     .with_hold(Some(O))
+    ///     .with_preview(&[S, Z, L, J, I]);
+    /// let mut solver = Solver::new(Rules::default());
+    /// let ranking = solver.recommend(&position)?;
+    /// let worst: Vec<_> = ranking.moves.iter().rev().take(3).map(|m| m.mv).collect();
+    /// let chances = solver.chances_of(&position, &worst, None)?;
+    /// let expected: Vec<_> = ranking.moves.iter().rev().take(3).map(|m| Some(m.chance)).collect();
+    /// assert_eq!(chances, expected);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn chances_of(
+        &mut self,
+        position: &Position,
+        moves: &[Move],
+        max_states: Option<u64>,
+    ) -> Result<Vec<Option<Ratio>>, SolverError> {
+        let decision = self.decision(position)?;
+        self.forget_if_full();
+        let engine = self.engine(&decision);
+        match engine {
+            Engine::DepthFirst => {
+                return self.depth_first().values_of(&decision, moves, max_states);
             }
-            None => (engine.rank(&node)?, engine.value(&node)?),
+            Engine::KnownQueue => {
+                let ranked = self.rank(engine, &decision, Ask::Every)?;
+                let mut certain = false;
+                return Ok(moves
+                    .iter()
+                    .map(|mv| {
+                        let (_, chance) =
+                            ranked.iter().find(|(m, _)| m == mv).filter(|_| !certain)?;
+                        certain = chance.is_one();
+                        Some(*chance)
+                    })
+                    .collect());
+            }
+            Engine::Graph | Engine::Layered => {}
+        }
+        let to: Vec<MoveTo> = decision.moves(&self.known());
+        let after = |mv: &Move| to.iter().find(|t| t.mv == *mv).map(MoveTo::state);
+        // A move that makes the PC at once is certain: nothing after it is tried.
+        let mut states = Vec::new();
+        for mv in moves {
+            match after(mv) {
+                Some(None) => break,
+                Some(Some(state)) => states.push(state),
+                None => {}
+            }
+        }
+        let ask = Ask::Only {
+            states: &states,
+            max_states,
         };
-        let answered_by = engine.answered_by();
-        let hold_first = if engine.holds_into_empty(&node) {
-            engine.hold_into_empty(&node, None)?
+        let values = self.state_values(engine, &decision, ask)?;
+        let mut certain = false;
+        Ok(moves
+            .iter()
+            .map(|mv| {
+                if certain {
+                    return None;
+                }
+                let chance = match after(mv)? {
+                    None => Ratio::ONE,
+                    Some(state) => values.chance(state)?,
+                };
+                certain = chance.is_one();
+                Some(chance)
+            })
+            .collect())
+    }
+
+    /// The decision of a position, checked.
+    fn decision(&self, position: &Position) -> Result<Decision, SolverError> {
+        Decision::from_position(position, self.rules.hold, self.options.preview)
+    }
+
+    fn goal(&self) -> Goal {
+        Goal {
+            lower_clears: self.options.two_line,
+        }
+    }
+
+    /// Past the memory limit, forgets everything before a question.
+    fn forget_if_full(&mut self) {
+        if self.memory_used() > self.options.memory_limit {
+            self.clear();
+        }
+    }
+
+    /// The engine that answers a decision: the first of [`Engine`]'s order that applies.
+    fn engine(&self, decision: &Decision) -> Engine {
+        [Engine::Graph, Engine::KnownQueue, Engine::Layered]
+            .into_iter()
+            .find(|&engine| self.applies(engine, decision))
+            .unwrap_or(Engine::DepthFirst)
+    }
+
+    /// Whether `engine` answers the decision (see [`Engine`]).
+    fn applies(&self, engine: Engine, decision: &Decision) -> bool {
+        let hold = self.rules.hold;
+        match engine {
+            Engine::Graph => self
+                .options
+                .graph
+                .as_deref()
+                .is_some_and(|g| graph::search::applies(g, decision, hold)),
+            Engine::KnownQueue => decision.fully_known(hold) && !decision.holds_into_empty(hold),
+            Engine::Layered => {
+                self.options.work_limit.is_none()
+                    && layered::applies(decision, hold, self.options.two_line)
+            }
+            Engine::DepthFirst => true,
+        }
+    }
+
+    /// The known-queue search over the solver's tables.
+    fn known(&mut self) -> KnownSolver<'_> {
+        KnownSolver::new(
+            self.rules.generator(),
+            self.rules.hold,
+            self.goal(),
+            &mut self.tables.known,
+        )
+        .caching_children()
+    }
+
+    /// The depth-first search over the solver's tables.
+    fn depth_first(&mut self) -> DepthFirst<'_> {
+        let budget = Tables::states_within(self.options.memory_limit);
+        let work_limit = self.options.work_limit;
+        let goal = self.goal();
+        let known = KnownSolver::new(
+            self.rules.generator(),
+            self.rules.hold,
+            goal,
+            &mut self.tables.known,
+        )
+        .caching_children();
+        DepthFirst::new(known, &mut self.tables.values, budget, work_limit)
+    }
+
+    /// What a layer walk finds for the states after the moves it is asked for.
+    fn state_values(
+        &mut self,
+        engine: Engine,
+        decision: &Decision,
+        ask: Ask<'_>,
+    ) -> Result<StateValues, SolverError> {
+        let (hold, two_line, threads) =
+            (self.rules.hold, self.options.two_line, self.options.threads);
+        let found = match engine {
+            Engine::Graph => {
+                let graph = self.options.graph.as_deref().expect("the graph answers");
+                graph::search::values(
+                    graph,
+                    &mut self.tables.suffixes,
+                    decision,
+                    hold,
+                    two_line,
+                    ask,
+                )
+            }
+            Engine::Layered => {
+                let goal = self.goal();
+                let known =
+                    KnownSolver::new(self.rules.generator(), hold, goal, &mut self.tables.known)
+                        .caching_children();
+                layered::values(&known, &mut self.tables.orders, decision, ask, threads)
+            }
+            Engine::KnownQueue | Engine::DepthFirst => None,
+        };
+        Ok(found.expect("the engine applies"))
+    }
+
+    /// Every move of the decision with its exact value (or, with `Ask::UntilCertain`,
+    /// the moves up to the first certain one) by `engine`, which must apply.
+    fn rank(
+        &mut self,
+        engine: Engine,
+        decision: &Decision,
+        ask: Ask<'_>,
+    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
+        match engine {
+            Engine::DepthFirst => self.depth_first().rank(decision),
+            Engine::KnownQueue => {
+                let mut known = self.known();
+                let rest = &decision.queue.as_slice()[1..];
+                let moves = decision.moves(&known);
+                let mut ranked = Vec::with_capacity(moves.len());
+                for to in moves {
+                    let clears = match to.after {
+                        None => true,
+                        Some((field, hold)) => {
+                            // The hold slot after the move and the pieces after the current one.
+                            known.solve(field, hold, rest)
+                        }
+                    };
+                    ranked.push((to.mv, if clears { Ratio::ONE } else { Ratio::ZERO }));
+                    if clears && matches!(ask, Ask::UntilCertain) {
+                        break;
+                    }
+                }
+                Ok(ranked)
+            }
+            Engine::Graph | Engine::Layered => {
+                let values = self.state_values(engine, decision, ask)?;
+                let known = self.known();
+                Ok(decision
+                    .moves(&known)
+                    .into_iter()
+                    .map(|to| {
+                        let chance = match to.state() {
+                            None => Ratio::ONE,
+                            // A state not valued cannot make a PC (or was not reached
+                            // after a certain move).
+                            Some(state) => values.chance(state).unwrap_or(Ratio::ZERO),
+                        };
+                        (to.mv, chance)
+                    })
+                    .collect())
+            }
+        }
+    }
+
+    fn recommend_decision(
+        &mut self,
+        decision: &Decision,
+        engine: Engine,
+    ) -> Result<Recommendation, SolverError> {
+        self.forget_if_full();
+        let ranked = self.rank(engine, decision, Ask::Every)?;
+        let chance = match engine {
+            Engine::DepthFirst => self.depth_first().value(decision)?,
+            _ => best_of(&ranked),
+        };
+        let hold_first = if decision.holds_into_empty(self.rules.hold) {
+            self.depth_first().hold_into_empty(decision, None)?
         } else {
             None
         };
         // What each move can leave for the next PC (moves with a chance only).
+        let carries = Carries::new(decision, self.rules.hold);
+        let mut known = self.known();
         let carried: Vec<Option<(Option<Piece>, u16)>> = ranked
             .iter()
-            .map(|(hold, placement, chance)| {
+            .map(|(mv, chance)| {
                 (!chance.is_zero())
-                    .then(|| carries.best(&mut engine.known, &node, *hold, placement))
+                    .then(|| carries.best(&mut known, decision, mv))
                     .flatten()
             })
             .collect();
-        let generator = self.rules.generator();
         let mut moves: Vec<(Option<u16>, RankedMove)> = ranked
-            .drain(..)
+            .into_iter()
             .zip(carried)
-            .map(|((hold, placement, chance), carried)| {
+            .map(|((mv, chance), carried)| {
                 let ranked = RankedMove {
-                    hold,
-                    placement,
+                    mv,
                     chance,
-                    path: generator
-                        .path(&board, &placement, clear_line)
-                        .ok()
-                        .flatten(),
+                    path: self.path(&decision.field, &mv.placement),
                     carry: carried.and_then(|(piece, _)| piece),
                 };
                 (carried.map(|(_, rank)| rank), ranked)
@@ -536,11 +647,11 @@ impl Solver {
                 .cmp(&a.chance)
                 .then_with(|| rank_b.cmp(rank_a))
                 .then_with(|| path_len(a).cmp(&path_len(b)))
-                .then_with(|| a.hold.cmp(&b.hold))
+                .then_with(|| a.mv.hold.cmp(&b.mv.hold))
         });
         let moves: Vec<RankedMove> = moves.into_iter().map(|(_, m)| m).collect();
         let line = match moves.first() {
-            Some(best) if !best.chance.is_zero() => self.sample_line(&node, best),
+            Some(best) if !best.chance.is_zero() => self.sample_line(decision, best.mv),
             _ => Vec::new(),
         };
         Ok(Recommendation {
@@ -548,97 +659,59 @@ impl Solver {
             hold_first,
             moves,
             line,
-            engine: answered_by,
+            engine,
         })
     }
 
-    /// Validates a position and turns it into a search node.
-    fn root(&mut self, position: &Position) -> Result<Node, SolverError> {
-        if position.preview.len() > MAX_QUEUE - 1 {
-            return Err(SolverError::PreviewTooLong(position.preview.len()));
-        }
-        if position.preview.len() != self.preview {
-            return Err(SolverError::PreviewLength {
-                expected: self.preview,
-                given: position.preview.len(),
-            });
-        }
-        position.check_bag()?;
-        let problem = PcProblem::new(position.field, position.clear_line, self.rules.clone())?;
-        if self.memory_used() > self.memory_limit {
-            self.clear();
-        }
-        Ok(Node {
-            field: *problem.field(),
-            hold: if self.rules.hold { position.hold } else { None },
-            queue: Queue::new(&position.queue()),
-            bag: position.bag_state().remaining().bits(),
-            can_hold: self.rules.hold && !position.hold_used,
-        })
-    }
-
-    fn engine(&mut self) -> Expectimax<'_> {
-        let budget = self.memory_limit / BYTES_PER_STATE;
-        Expectimax {
-            known: KnownSolver::new(
-                self.rules.generator(),
-                self.rules.hold,
-                self.goal,
-                &mut self.known,
-            )
-            .caching_children(),
-            values: &mut self.values,
-            orders: &mut self.orders,
-            goal: self.goal,
-            hold: self.rules.hold,
-            budget,
-            work_limit: self.work_limit,
-            layered: self.layered && self.work_limit.is_none(),
-            threads: self.threads,
-            work_done: 0,
-            graph: self.graph.as_deref(),
-            suffixes: &mut self.suffixes,
-            answered: None,
-        }
+    /// The keys to a placement in the perfect-clear model.
+    fn path(&self, field: &PcField, placement: &Placement) -> Option<Path> {
+        self.rules
+            .generator()
+            .path(field.board(), placement, field.clear_line())
+            .ok()
+            .flatten()
     }
 
     /// One perfect clear starting with `best`, for the first continuation of the bag that
     /// allows one.
-    fn sample_line(&self, node: &Node, best: &RankedMove) -> Vec<Placement> {
-        let queue = node.queue.as_slice();
-        // The pieces after the move, in play order, and what is in hold.
-        let (hold_after, rest): (Option<Piece>, &[Piece]) = match (best.hold, node.hold) {
-            (false, _) => (node.hold, &queue[1..]),
-            (true, Some(_)) => (Some(queue[0]), &queue[1..]),
-            (true, None) => (Some(queue[0]), &queue[2.min(queue.len())..]),
-        };
-        let after = node.field.place(&best.placement);
+    fn sample_line(&self, decision: &Decision, best: Move) -> Vec<Placement> {
+        let queue = decision.queue.as_slice();
+        let (hold_after, rest) = pieces_after(decision, best.hold);
+        let after = decision.field.place(&best.placement);
         let mut line = vec![best.placement];
-        if self.goal.reached(&after) {
+        if self.goal().reached(&after) {
             return line;
         }
-        let Ok(problem) = PcProblem::new(*after.board(), after.height(), self.rules.clone()) else {
-            return Vec::new();
-        };
-        let mut searcher = Searcher::new(&problem);
+        let mut searcher = Searcher::new(self.rules.clone());
         let known = rest.len() + hold_after.is_some() as usize;
         let wanted = after.pieces_needed() as usize + self.rules.hold as usize;
         let unknown = wanted.saturating_sub(known);
-        let bag = BagState::from_remaining(
-            pc_bag::PieceSet::from_bits(node.bag).unwrap_or(pc_bag::PieceSet::EMPTY),
-        );
+        let bag =
+            BagState::from_remaining(PieceSet::from_bits(decision.bag).unwrap_or(PieceSet::EMPTY));
         let Ok(continuations) = bag.continuations(unknown) else {
             return Vec::new();
         };
+        debug_assert!(queue.len() >= rest.len());
         for (sequence, _) in continuations {
             let mut pieces = rest.to_vec();
             pieces.extend(sequence);
-            if let Some(solution) = searcher.solution(hold_after, &pieces) {
+            if let Some(solution) = searcher.solution(&after, hold_after, &pieces) {
                 line.extend(solution.placements());
                 return line;
             }
         }
         Vec::new()
+    }
+}
+
+/// The hold slot after a move (hold pressed or not) and the pieces of the queue after
+/// the one it plays.
+fn pieces_after(decision: &Decision, hold: bool) -> (Option<Piece>, &[Piece]) {
+    let queue = decision.queue.as_slice();
+    match (hold, decision.hold) {
+        (false, _) => (decision.hold, &queue[1..]),
+        (true, Some(_)) => (Some(queue[0]), &queue[1..]),
+        (true, None) => (Some(queue[0]), &queue[2.min(queue.len())..]),
     }
 }
 
@@ -650,11 +723,12 @@ struct Carries {
 }
 
 impl Carries {
-    fn new(node: &Node, position: &Position, hold: bool) -> Carries {
-        let in_view = node.queue.as_slice().len() + node.hold.is_some() as usize;
-        let needed = node.field.pieces_needed();
+    fn new(decision: &Decision, hold: bool) -> Carries {
+        let in_view = decision.queue.len() + decision.hold.is_some() as usize;
+        let needed = decision.field.pieces_needed();
         let known = hold && in_view > needed as usize;
-        let placed = placed_mod_7(position.bag_state().remaining().len(), in_view);
+        let bag_left = PieceSet::from_bits(decision.bag).map_or(0, |s| s.len());
+        let placed = pieces_placed_mod_7(bag_left, in_view);
         Carries {
             phase: known.then(|| cycle_phase(placed + u64::from(needed))),
         }
@@ -664,129 +738,21 @@ impl Carries {
     fn best(
         &self,
         known: &mut KnownSolver<'_>,
-        node: &Node,
-        hold: bool,
-        placement: &Placement,
+        decision: &Decision,
+        mv: &Move,
     ) -> Option<(Option<Piece>, u16)> {
         let phase = self.phase?;
-        let queue = node.queue.as_slice();
-        let (held, rest): (Option<Piece>, &[Piece]) = match (hold, node.hold) {
-            (false, _) => (node.hold, &queue[1..]),
-            (true, Some(_)) => (Some(queue[0]), &queue[1..]),
-            (true, None) => (Some(queue[0]), &queue[2.min(queue.len())..]),
-        };
-        let child = node.field.place(placement);
+        let (held, rest) = pieces_after(decision, mv.hold);
+        let child = decision.field.place(&mv.placement);
         best_carry(phase, known.carries(child, held, rest))
     }
 }
 
 /// The best value among ranked moves (0 without moves).
-fn best_of(ranked: &[(bool, Placement, Ratio)]) -> Ratio {
-    ranked.iter().map(|r| r.2).max().unwrap_or(Ratio::ZERO)
+fn best_of(ranked: &[(Move, Ratio)]) -> Ratio {
+    ranked.iter().map(|r| r.1).max().unwrap_or(Ratio::ZERO)
 }
 
 fn path_len(m: &RankedMove) -> usize {
     m.path.as_ref().map_or(usize::MAX, |p| p.inputs().len())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Rules;
-    use crate::engine::layered::MOVES_BY_HELPERS;
-
-    /// 9 pieces left with O held: the layered search values the moves.
-    fn nine_left() -> Position {
-        let queue: Vec<Piece> = "TSZLJI".chars().filter_map(Piece::from_char).collect();
-        Position::new("####......".parse().unwrap(), queue[0])
-            .with_hold(Some(Piece::O))
-            .with_preview(&queue[1..])
-            .with_bag("OTSZLJ".parse().unwrap())
-    }
-
-    /// Threads share out the moves of a layered search: every move keeps its value, with
-    /// and without hold.
-    #[test]
-    fn threads_rank_the_moves_as_one_thread_does() {
-        let no_hold = Position::new(
-            "####....../####....../####....../####......"
-                .parse()
-                .unwrap(),
-            Piece::T,
-        )
-        .with_preview(&[Piece::S, Piece::Z])
-        .with_bag("IOLJ".parse().unwrap());
-        let cases = [
-            (Rules::default(), 5, nine_left()),
-            (Rules::without_hold(), 2, no_hold),
-        ];
-        for (rules, preview, position) in cases {
-            let solver = |threads: usize| {
-                let mut solver = Solver::new(rules.clone()).with_preview(preview).unwrap();
-                solver.threads = threads;
-                solver
-            };
-            let mut one = solver(1);
-            let alone = one.recommend(&position).unwrap();
-            let mut two = solver(2);
-            let helped = || MOVES_BY_HELPERS.load(std::sync::atomic::Ordering::Relaxed);
-            let before = helped();
-            let shared = two.recommend(&position).unwrap();
-            assert_eq!(shared, alone, "{position:?}");
-            // The second thread valued some of the moves (the first takes many ms each).
-            assert!(helped() > before);
-            // Values differ from move to move, so a move valued wrongly would show.
-            assert!(alone.moves.iter().any(|m| m.chance != alone.chance));
-            // Asked again, with the fill orders every thread found in the solver's memo.
-            assert_eq!(two.recommend(&position).unwrap(), alone);
-        }
-    }
-
-    #[test]
-    fn a_state_budget_leaves_moves_unvalued_never_misvalued() {
-        let position = nine_left();
-        let solver = || Solver::new(Rules::default()).with_preview(5).unwrap();
-        // The worst moves first, so that no certain move stops the valuing early.
-        let mut ranked = solver().recommend(&position).unwrap().moves;
-        ranked.reverse();
-        let moves: Vec<(bool, Placement)> = ranked.iter().map(|m| (m.hold, m.placement)).collect();
-        let exact = solver()
-            .chances_of(&position, &moves, None)
-            .unwrap()
-            .unwrap();
-        let expected: Vec<Option<Ratio>> = ranked.iter().map(|m| Some(m.chance)).collect();
-        // Every move up to the first certain one (if any) is valued, as `recommend` values
-        // it.
-        let all = expected
-            .iter()
-            .position(|v| *v == Some(Ratio::ONE))
-            .map_or(expected.len(), |c| c + 1);
-        assert_eq!(exact[..all], expected[..all]);
-        assert!(all > 10);
-        let mut cut_short = 0;
-        for budget in [0, 100, 2_000, 10_000, 40_000, u64::MAX] {
-            let values = solver()
-                .chances_of(&position, &moves, Some(budget))
-                .unwrap()
-                .unwrap();
-            // A prefix of the moves is valued, each exactly; the rest are not.
-            let valued = values.iter().take_while(|v| v.is_some()).count();
-            assert_eq!(values[..valued], exact[..valued], "budget {budget}");
-            assert!(
-                values[valued..].iter().all(Option::is_none),
-                "budget {budget}"
-            );
-            if 0 < valued && valued < all {
-                cut_short += 1;
-            }
-            if budget == 0 {
-                assert_eq!(valued, 0);
-            }
-            if budget == u64::MAX {
-                assert_eq!(values, exact);
-            }
-        }
-        // Some budgets in between cut the valuing short after some moves.
-        assert!(cut_short >= 2, "{cut_short}");
-    }
 }

@@ -4,7 +4,9 @@
 
 use pc_bag::{BagState, PieceSet, Ratio};
 use pc_bitboard::Board32;
-use pc_solver::{PcProblem, Position, Rules, Searcher, Solver, SolverError};
+use pc_solver::{
+    Engine, PcField, PcGraph, Position, Rules, Searcher, Solver, SolverError, SolverOptions,
+};
 use pc_srs::{MoveGenerator, Piece};
 use proptest::prelude::*;
 use std::cell::RefCell;
@@ -139,10 +141,15 @@ fn brute_force(rules: &Rules, two_line: bool, position: &Position) -> Ratio {
 }
 
 fn solver(rules: &Rules, preview: usize, two_line: bool) -> Solver {
-    Solver::new(rules.clone())
-        .with_preview(preview)
-        .unwrap()
-        .with_two_line(two_line)
+    Solver::with_options(rules.clone(), options(preview, two_line)).unwrap()
+}
+
+fn options(preview: usize, two_line: bool) -> SolverOptions {
+    SolverOptions {
+        preview,
+        two_line,
+        ..SolverOptions::default()
+    }
 }
 
 fn position(field: &str, line: u32, hold: &str, queue: &str, bag: &str) -> Position {
@@ -248,9 +255,9 @@ fn two_line_pcs_count_when_asked() {
 /// The clairvoyant chance: the bag-weighted share of continuations for which a PC exists
 /// with the whole sequence known.
 fn clairvoyant(rules: &Rules, position: &Position) -> Ratio {
-    let problem = PcProblem::new(position.field, position.clear_line, rules.clone()).unwrap();
-    let mut searcher = Searcher::new(&problem);
-    let wanted = problem.pieces_needed() as usize + rules.hold as usize;
+    let field = PcField::new(position.field, position.clear_line).unwrap();
+    let mut searcher = Searcher::new(rules.clone());
+    let wanted = field.pieces_needed() as usize + rules.hold as usize;
     let queue = position.queue();
     let hold = if rules.hold { position.hold } else { None };
     let known = queue.len() + hold.is_some() as usize;
@@ -259,7 +266,7 @@ fn clairvoyant(rules: &Rules, position: &Position) -> Ratio {
     for (seq, p) in bag.continuations(wanted.saturating_sub(known)).unwrap() {
         let mut q = queue.clone();
         q.extend(seq.iter());
-        if searcher.has_solution(hold, &q) {
+        if searcher.has_solution(&field, hold, &q) {
             total = total + p;
         }
     }
@@ -338,7 +345,7 @@ fn a_value_is_the_best_average_over_revealed_pieces() {
         let mut sum = Ratio::ZERO;
         let drawable = base.bag;
         for b in drawable.iter() {
-            let c = child(&base, m.hold, &m.placement, b);
+            let c = child(&base, m.mv.hold, &m.mv.placement, b);
             let v = if c.clear_line == 0 {
                 Ratio::ONE
             } else {
@@ -413,7 +420,7 @@ fn contradictory_positions_get_typed_errors() {
         s.chance(&bad),
         Err(SolverError::EmptyCellsNotMultipleOfFour { .. })
     ));
-    assert!(Solver::new(rules).with_preview(7).is_err());
+    assert!(Solver::with_options(rules, options(7, false)).is_err());
 }
 
 proptest! {
@@ -465,7 +472,7 @@ fn after_plays_a_move_and_reveals_the_next_piece() {
     for m in &r.moves {
         for b in base.bag.iter() {
             let next = base.after(m, &[b]).unwrap();
-            let by_hand = child(&base, m.hold, &m.placement, b);
+            let by_hand = child(&base, m.mv.hold, &m.mv.placement, b);
             if by_hand.clear_line > 0 {
                 assert_eq!(next, by_hand, "{m:?}");
                 compared += 1;
@@ -486,10 +493,10 @@ fn after_plays_a_move_and_reveals_the_next_piece() {
         base.after(m, &[Piece::T]),
         Err(SolverError::BagContradiction { .. })
     ));
-    let mut wrong = m.clone();
+    let mut wrong = m.mv;
     wrong.hold = !wrong.hold;
     assert!(matches!(
-        base.after(&wrong, &[Piece::J]),
+        base.after(wrong, &[Piece::J]),
         Err(SolverError::IllegalMove(_))
     ));
 }
@@ -554,7 +561,7 @@ fn holding_first_is_worth_the_average_over_the_revealed_piece() {
         assert!(
             r.moves
                 .iter()
-                .filter(|m| m.hold)
+                .filter(|m| m.mv.hold)
                 .all(|m| m.chance <= hold_first)
         );
         let mut fresh = solver(&Rules::default(), preview, false);
@@ -570,7 +577,7 @@ fn holding_first_is_worth_the_average_over_the_revealed_piece() {
                     .unwrap()
                     .moves
                     .iter()
-                    .all(|m| !m.hold)
+                    .all(|m| !m.mv.hold)
             );
             sum = sum + v;
         }
@@ -618,7 +625,7 @@ fn best_move_agrees_with_the_full_ranking() {
                     ranking
                         .moves
                         .iter()
-                        .filter(|m| !m.hold)
+                        .filter(|m| !m.mv.hold)
                         .all(|m| m.chance < best.chance),
                     "{base:?} {best:?} {:?}",
                     &ranking.moves[..3]
@@ -627,9 +634,12 @@ fn best_move_agrees_with_the_full_ranking() {
             } else {
                 let m = best.best.expect("a legal move");
                 assert_eq!(m.chance, ranking.moves[0].chance, "{base:?}");
-                assert!(ranking.moves.iter().any(|r| r.hold == m.hold
-                    && r.placement == m.placement
-                    && r.chance == m.chance));
+                assert!(
+                    ranking
+                        .moves
+                        .iter()
+                        .any(|r| r.mv == m.mv && r.chance == m.chance)
+                );
                 places += 1;
             }
         }
@@ -664,7 +674,7 @@ proptest! {
                 break;
             }
             let m = &r.moves[pick % r.moves.len()];
-            let count = if m.hold && p.hold.is_none() { 2 } else { 1 };
+            let count = if m.mv.hold && p.hold.is_none() { 2 } else { 1 };
             let mut bag = p.bag;
             let mut revealed = vec![];
             for k in 0..count {
@@ -700,7 +710,14 @@ fn a_search_stopped_by_the_work_limit_leaves_exact_tables() {
     .with_preview(&[Piece::S, Piece::Z, Piece::I, Piece::L, Piece::J])
     .with_bag("IOSTZ".parse().unwrap());
     let whole = Solver::new(Rules::default()).recommend(&position).unwrap();
-    let mut solver = Solver::new(Rules::default()).with_work_limit(Some(40));
+    let mut solver = Solver::with_options(
+        Rules::default(),
+        SolverOptions {
+            work_limit: Some(40),
+            ..SolverOptions::default()
+        },
+    )
+    .unwrap();
     let mut stops = 0;
     let ranked = loop {
         match solver.recommend(&position) {
@@ -716,7 +733,7 @@ fn a_search_stopped_by_the_work_limit_leaves_exact_tables() {
         let mut v: Vec<_> = r
             .moves
             .iter()
-            .map(|m| (m.hold, m.placement, m.chance))
+            .map(|m| (m.mv.hold, m.mv.placement, m.chance))
             .collect();
         v.sort_by_key(|&(h, p, _)| {
             (
@@ -744,9 +761,7 @@ fn ties_go_to_the_move_that_leaves_the_next_pc_the_better_piece() {
         "TLOSJ",
         "Z",
     );
-    let ranked = Solver::new(Rules::default())
-        .with_preview(4)
-        .unwrap()
+    let ranked = solver(&Rules::default(), 4, false)
         .recommend(&position)
         .unwrap();
     let sure: Vec<_> = ranked
@@ -757,7 +772,7 @@ fn ties_go_to_the_move_that_leaves_the_next_pc_the_better_piece() {
     assert_eq!(sure.len(), 3);
     let carries: Vec<Option<Piece>> = sure.iter().map(|m| m.carry).collect();
     assert_eq!(carries, [Some(Piece::O), Some(Piece::O), Some(Piece::S)]);
-    use pc_solver::carry::carry_rank;
+    use pc_solver::carry_rank;
     assert!(carry_rank(6, Some(Piece::O)) > carry_rank(6, Some(Piece::S)));
     // The one-key move would come first on input length alone.
     let keys = |m: &pc_solver::RankedMove| m.path.as_ref().map_or(99, |p| p.inputs().len());
@@ -832,30 +847,31 @@ fn the_layered_search_equals_the_depth_first_search() {
             Rules::without_hold()
         };
         // The PC field graph from this field: its walk must give the same values too.
-        let problem = pc_solver::PcProblem::new(field.parse().unwrap(), 4, rules.clone()).unwrap();
+        let start = PcField::new(field.parse().unwrap(), 4).unwrap();
         let graph = std::sync::Arc::new(
-            pc_solver::graph::PcGraph::build_from(&problem, &mut |_| {
-                std::ops::ControlFlow::Continue(())
-            })
-            .unwrap(),
+            PcGraph::build_from(&start, &rules, &mut |_| std::ops::ControlFlow::Continue(()))
+                .unwrap(),
         );
         for seed in 0..3u64 {
             let stream = bag_stream(seed * 31 + i as u64);
             let position = from_stream(field, &stream, (seed as usize * 3 + i) % 7, hold, preview);
             let layered = solver(&rules, preview, false).recommend(&position).unwrap();
-            let mut walked = solver(&rules, preview, false)
-                .with_graph(graph.clone())
+            let with_graph = SolverOptions {
+                graph: Some(graph.clone()),
+                ..options(preview, false)
+            };
+            let mut walked = Solver::with_options(rules.clone(), with_graph)
                 .unwrap()
                 .recommend(&position)
                 .unwrap();
-            assert_eq!(walked.engine, pc_solver::Engine::Graph, "{position:?}");
+            assert_eq!(walked.engine, Engine::Graph, "{position:?}");
+            assert_eq!(layered.engine, Engine::Layered, "{position:?}");
             walked.engine = layered.engine;
             assert_eq!(walked, layered, "{position:?}");
             let mut depth_first = solver(&rules, preview, false)
-                .with_layered(false)
-                .recommend(&position)
+                .recommend_by(&position, Engine::DepthFirst)
                 .unwrap();
-            assert_eq!(depth_first.engine, pc_solver::Engine::Search);
+            assert_eq!(depth_first.engine, Engine::DepthFirst);
             depth_first.engine = layered.engine;
             assert_eq!(layered, depth_first, "{position:?}");
             assert_eq!(
@@ -868,15 +884,16 @@ fn the_layered_search_equals_the_depth_first_search() {
                 let held = position.clone().with_hold_used(true);
                 let no_swap = solver(&rules, preview, false).recommend(&held).unwrap();
                 let depth_first = solver(&rules, preview, false)
-                    .with_layered(false)
-                    .recommend(&held)
+                    .recommend_by(&held, Engine::DepthFirst)
                     .unwrap();
                 assert_eq!(no_swap.moves, depth_first.moves, "{held:?}");
-                let kept: Vec<_> = layered.moves.iter().filter(|m| !m.hold).collect();
+                let kept: Vec<_> = layered.moves.iter().filter(|m| !m.mv.hold).collect();
                 assert!(!kept.is_empty() && kept.len() < layered.moves.len());
                 assert_eq!(no_swap.moves.len(), kept.len());
                 for m in &no_swap.moves {
-                    let same = kept.iter().find(|k| k.placement.same_cells(&m.placement));
+                    let same = kept
+                        .iter()
+                        .find(|k| k.mv.placement.same_cells(&m.mv.placement));
                     assert_eq!(same.map(|k| k.chance), Some(m.chance), "{held:?}");
                 }
             }
@@ -887,7 +904,7 @@ fn the_layered_search_equals_the_depth_first_search() {
                 let ranked = layered
                     .moves
                     .iter()
-                    .find(|r| r.hold == m.hold && r.placement.same_cells(&m.placement));
+                    .find(|r| r.mv.hold == m.mv.hold && r.mv.placement.same_cells(&m.mv.placement));
                 assert_eq!(ranked.map(|r| r.chance), Some(layered.chance));
             }
             checked += layered.moves.len();

@@ -1,14 +1,14 @@
 //! Clairvoyant percent of well-known openers, as sfinder and the PC community quote them.
 
-use pc_solver::{PcProblem, Rules, percent};
+use pc_solver::{PcField, Rules, percent};
 
 fn check(field: &str, pattern: &str, rules: Rules, success: u64, total: u64) {
-    let problem = PcProblem::new(field.parse().unwrap(), 4, rules).unwrap();
-    let result = percent(&problem, &pattern.parse().unwrap()).unwrap();
+    let field = PcField::new(field.parse().unwrap(), 4).unwrap();
+    let result = percent(&field, &rules, &pattern.parse().unwrap()).unwrap();
     assert_eq!(
         (result.success, result.total),
         (success, total),
-        "{field} {pattern}"
+        "{field:?} {pattern}"
     );
 }
 

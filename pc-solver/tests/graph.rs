@@ -4,9 +4,10 @@
 //! without hold. The full 4-line graphs are checked the same way on random starts of a PC
 //! by the ignored `first_decisions_equal_the_layered_search`.
 
-use pc_solver::graph::{GraphError, PcGraph};
-use pc_solver::{Engine, PcProblem, Piece, Position, Recommendation, Rules, Solver};
-use pc_srs::{DropMode, KickTable};
+use pc_solver::{
+    DropMode, Engine, GraphError, KickTable, PcField, PcGraph, Piece, Position, Recommendation,
+    Rules, Solver, SolverError, SolverOptions,
+};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -15,8 +16,15 @@ fn pieces(s: &str) -> Vec<Piece> {
 }
 
 fn graph_of(text: &str, clear_line: u32, rules: &Rules) -> Arc<PcGraph> {
-    let problem = PcProblem::new(text.parse().unwrap(), clear_line, rules.clone()).unwrap();
-    Arc::new(PcGraph::build_from(&problem, &mut |_| ControlFlow::Continue(())).unwrap())
+    let field = PcField::new(text.parse().unwrap(), clear_line).unwrap();
+    Arc::new(PcGraph::build_from(&field, rules, &mut |_| ControlFlow::Continue(())).unwrap())
+}
+
+fn with_graph(graph: &Arc<PcGraph>) -> SolverOptions {
+    SolverOptions {
+        graph: Some(graph.clone()),
+        ..SolverOptions::default()
+    }
 }
 
 /// A 7-bag stream from a seed (xorshift), as the pieces of consecutive bags.
@@ -68,7 +76,13 @@ fn values(r: &Recommendation) -> (String, Vec<(bool, String, String)>) {
     let moves = r
         .moves
         .iter()
-        .map(|m| (m.hold, format!("{:?}", m.placement), m.chance.to_string()))
+        .map(|m| {
+            (
+                m.mv.hold,
+                format!("{:?}", m.mv.placement),
+                m.chance.to_string(),
+            )
+        })
         .collect();
     (r.chance.to_string(), moves)
 }
@@ -78,16 +92,17 @@ fn compare(graph: &Arc<PcGraph>, rules: &Rules, positions: &[Position], two_line
     let mut compared = 0;
     for position in positions {
         let preview = position.preview.len();
-        let mut with = Solver::new(rules.clone())
-            .with_preview(preview)
-            .unwrap()
-            .with_two_line(two_line)
-            .with_graph(graph.clone())
-            .unwrap();
-        let mut without = Solver::new(rules.clone())
-            .with_preview(preview)
-            .unwrap()
-            .with_two_line(two_line);
+        let options = SolverOptions {
+            preview,
+            two_line,
+            ..SolverOptions::default()
+        };
+        let with_graph = SolverOptions {
+            graph: Some(graph.clone()),
+            ..options.clone()
+        };
+        let mut with = Solver::with_options(rules.clone(), with_graph).unwrap();
+        let mut without = Solver::with_options(rules.clone(), options).unwrap();
         let a = with.recommend(position).unwrap();
         let b = without.recommend(position).unwrap();
         assert_eq!(a.engine, Engine::Graph, "{position:?}");
@@ -184,7 +199,7 @@ fn a_two_line_pc_on_the_way_counts_when_asked() {
 fn fields_the_graph_does_not_have_go_to_the_searches() {
     let rules = Rules::default();
     let graph = graph_of(EIGHT_LEFT, 4, &rules);
-    let mut solver = Solver::new(rules).with_graph(graph).unwrap();
+    let mut solver = Solver::with_options(rules, with_graph(&graph)).unwrap();
     // The PCO field is not on the way from the graph's start.
     let pco = Position::new(
         "##.....###/###....###/####...###/###....###"
@@ -205,8 +220,12 @@ fn fields_the_graph_does_not_have_go_to_the_searches() {
 #[test]
 fn a_field_with_no_pc_has_no_graph() {
     let build = |text: &str, clear_line: u32| {
-        let problem = PcProblem::new(text.parse().unwrap(), clear_line, Rules::default()).unwrap();
-        PcGraph::build_from(&problem, &mut |_| ControlFlow::Continue(()))
+        let field = PcField::new(text.parse().unwrap(), clear_line).unwrap();
+        PcGraph::build_from(
+            &field,
+            &Rules::default(),
+            &mut |_| ControlFlow::Continue(()),
+        )
     };
     // A well one cell wide: an I finishes it.
     let well = build("#########./#########./#########./#########.", 4).unwrap();
@@ -226,8 +245,8 @@ fn a_graph_of_other_rules_is_refused() {
         ..Rules::default()
     };
     assert!(matches!(
-        Solver::new(srs_plus).with_graph(graph),
-        Err(GraphError::OtherRules { .. })
+        Solver::with_options(srs_plus, with_graph(&graph)),
+        Err(SolverError::GraphRules { .. })
     ));
 }
 
@@ -275,8 +294,7 @@ fn first_decisions_equal_the_layered_search() {
         let start = position("", 4, 1000 + i as u64, i * 5, 5, true);
         // The graph's time, for the record (the comparison below times nothing).
         let started = std::time::Instant::now();
-        Solver::new(rule_sets[which].clone())
-            .with_graph(graphs[which].clone())
+        Solver::with_options(rule_sets[which].clone(), with_graph(&graphs[which]))
             .unwrap()
             .recommend(&start)
             .unwrap();
@@ -295,62 +313,4 @@ fn first_decisions_equal_the_layered_search() {
         );
     }
     assert!(moves > 0);
-}
-
-#[test]
-fn the_player_decides_exactly_on_the_graph_s_fields() {
-    use pc_solver::game::{GameView, Player};
-    use pc_solver::{DecisionKind, PcPlayer};
-    let rules = Rules::default();
-    let graph = graph_of(EIGHT_LEFT, 4, &rules);
-    let preview = pieces("OSZLJ");
-    let view = GameView {
-        board: EIGHT_LEFT.parse().unwrap(),
-        current: Piece::T,
-        hold: Some(Piece::I),
-        preview: &preview,
-        bag: pc_bag::BagState::FRESH,
-        rules: &rules,
-        spawn: pc_srs::CentrePos { x: 4, y: 20 },
-    };
-    // Exact only from two pieces left, and no layered search: without the graph the
-    // decision is approximated, with it exact, and its chance is the solver's.
-    let player = || {
-        PcPlayer::new(rules.clone(), 5)
-            .unwrap()
-            .with_exact_from(2)
-            .with_layered_from(0)
-    };
-    let mut without = player();
-    without.choose(&view).expect("a move");
-    assert_ne!(without.last_decision(), Some(DecisionKind::Exact));
-    let mut with = player().with_graph(graph.clone()).unwrap();
-    assert!(with.has_graph());
-    let chosen = with.choose(&view).expect("a move");
-    assert_eq!(with.last_decision(), Some(DecisionKind::Exact));
-    let position = Position::new(view.board, view.current)
-        .with_hold(view.hold)
-        .with_preview(&preview)
-        .with_bag(view.bag.remaining());
-    let best = Solver::new(rules.clone())
-        .with_preview(5)
-        .unwrap()
-        .recommend(&position)
-        .unwrap();
-    assert_eq!(with.last_chance(), Some(best.chance));
-    let played = best
-        .moves
-        .iter()
-        .find(|m| m.placement == chosen.placement && m.hold == chosen.hold)
-        .expect("the move played is ranked");
-    assert_eq!(played.chance, best.chance);
-    // A graph of other rules (another kick table) is refused.
-    let srs_plus = Rules {
-        kicks: KickTable::srs_plus(),
-        ..Rules::default()
-    };
-    assert!(matches!(
-        PcPlayer::new(srs_plus, 5).unwrap().with_graph(graph),
-        Err(GraphError::OtherRules { .. })
-    ));
 }

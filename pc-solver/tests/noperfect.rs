@@ -5,7 +5,7 @@
 //! n-th sequence from the k-th, for n processes side by side).
 
 use pc_bitboard::Board32;
-use pc_solver::{PcProblem, Rules, Searcher};
+use pc_solver::{PcField, Rules, Searcher};
 use pc_srs::Piece;
 use std::collections::HashSet;
 
@@ -64,30 +64,33 @@ fn sample<T: Clone>(items: &[T], n: usize, seed: u64) -> Vec<T> {
 }
 
 fn check(no: &[Vec<Piece>], yes: &[Vec<Piece>]) {
-    let problem = PcProblem::new(Board32::new(), 4, Rules::default()).unwrap();
-    let mut searcher = Searcher::new(&problem);
+    let field = PcField::new(Board32::new(), 4).unwrap();
+    let mut searcher = Searcher::new(Rules::default());
     let timing = std::env::var_os("PC_TIMING").is_some();
     for q in no {
         let t = std::time::Instant::now();
         assert!(
-            !searcher.has_solution(None, q),
+            !searcher.has_solution(&field, None, q),
             "{q:?} is listed as having no PC"
         );
         if timing {
             eprintln!("no  {:?}", t.elapsed());
         }
         if searcher.memo_len() > 5_000_000 {
-            searcher.clear_memo();
+            searcher.clear();
         }
     }
     for q in yes {
         let t = std::time::Instant::now();
-        assert!(searcher.has_solution(None, q), "{q:?} should have a PC");
+        assert!(
+            searcher.has_solution(&field, None, q),
+            "{q:?} should have a PC"
+        );
         if timing {
             eprintln!("yes {:?}", t.elapsed());
         }
         if searcher.memo_len() > 5_000_000 {
-            searcher.clear_memo();
+            searcher.clear();
         }
     }
 }

@@ -4,7 +4,7 @@
 //! `PC_CSV=hold2.csv,nohold2.csv` runs the rows of the listed files only, `PC_TIMING=1`
 //! prints each case's time and verdict.
 
-use pc_solver::{PcProblem, Rules, fumen, percent};
+use pc_solver::{PcField, Rules, percent};
 use std::path::PathBuf;
 
 struct Case {
@@ -69,14 +69,17 @@ fn run(filter: impl Fn(&Case) -> bool) {
     for case in cases().iter().filter(|c| filter(c) && listed(c)) {
         ran += 1;
         let started = std::time::Instant::now();
-        let field = fumen::decode(&case.fumen).unwrap().first_field().unwrap();
+        let field = pc_fumen::decode(&case.fumen)
+            .unwrap()
+            .first_field()
+            .unwrap();
         let rules = if case.hold {
             Rules::default()
         } else {
             Rules::without_hold()
         };
-        let problem = PcProblem::new(field, case.clear_line, rules).unwrap();
-        let result = percent(&problem, &case.pattern.parse().unwrap()).unwrap();
+        let field = PcField::new(field, case.clear_line).unwrap();
+        let result = percent(&field, &rules, &case.pattern.parse().unwrap()).unwrap();
         if std::env::var_os("PC_TIMING").is_some() {
             let verdict = if (result.success, result.total) == (case.success, case.total) {
                 "ok"

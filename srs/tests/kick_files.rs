@@ -61,14 +61,20 @@ fn every_builtin_by_its_name() {
         assert_eq!(table.name(), name);
         assert_eq!(KickTable::by_name(name), Ok(table));
     }
-    for unknown in [
-        "",
-        "SRS",
-        "srs+ ",
-        "jstris",
-        "nokicks",
-        "kicks/srs.properties",
+    // sfinder's names and any case read too.
+    for (alias, name) in [
+        ("SRS", "srs"),
+        ("srsplus", "srs+"),
+        ("NoKicks", "none"),
+        ("JSTRIS180", "jstris180"),
     ] {
+        assert_eq!(
+            KickTable::by_name(alias),
+            KickTable::by_name(name),
+            "{alias}"
+        );
+    }
+    for unknown in ["", "srs+ ", "jstris", "srs-plus", "kicks/srs.properties"] {
         let err = KickTable::by_name(unknown).unwrap_err();
         assert_eq!(err.name, unknown);
         assert_eq!(err.known, KickTable::BUILTIN_NAMES);

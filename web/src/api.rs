@@ -7,8 +7,8 @@
 
 use crate::form::{Form, FormError, Setup, field_from_fumen};
 use pc_bag::Ratio;
-use pc_solver::fumen::Fumen;
-use pc_solver::{Position, RankedMove, Recommendation, Rules, Solver};
+use pc_fumen::Fumen;
+use pc_solver::{Position, RankedMove, Recommendation, Rules, Solver, SolverOptions};
 use pc_srs::Placement;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -120,8 +120,8 @@ pub struct Move {
 impl From<&RankedMove> for Move {
     fn from(m: &RankedMove) -> Self {
         Move {
-            hold: m.hold,
-            placement: Locked::from(&m.placement),
+            hold: m.mv.hold,
+            placement: Locked::from(&m.mv.placement),
             chance: m.chance.into(),
             keys: m.path.as_ref().map(ToString::to_string),
             carry: m.carry.map(|p| p.to_string()),
@@ -232,10 +232,13 @@ pub fn solve(setup: &Setup) -> Result<Solved, FormError> {
         if !reusable {
             // Drop the old solver's tables before the new one fills its own.
             *cell = None;
-            let solver = Solver::new(setup.rules.clone())
-                .with_preview(preview)?
-                .with_two_line(setup.two_line)
-                .with_memory_limit(MEMORY_LIMIT);
+            let options = SolverOptions {
+                preview,
+                two_line: setup.two_line,
+                memory_limit: MEMORY_LIMIT,
+                ..SolverOptions::default()
+            };
+            let solver = Solver::with_options(setup.rules.clone(), options)?;
             *cell = Some((setup.rules.clone(), preview, setup.two_line, solver));
         }
         let (_, _, _, solver) = cell.as_mut().expect("set above");
@@ -247,7 +250,7 @@ pub fn solve(setup: &Setup) -> Result<Solved, FormError> {
 /// The answer of a recommendation.
 pub fn solved(position: &Position, recommendation: &Recommendation) -> Solved {
     let line = (!recommendation.line.is_empty()).then(|| {
-        let fumen = recommendation.line_fumen(position);
+        let fumen = pc_fumen::Fumen::from_placements(&position.field, &recommendation.line);
         Line {
             fumen: fumen.to_string(),
             url: format!("{FUMEN_VIEWER}{fumen}"),
@@ -265,7 +268,7 @@ pub fn solved(position: &Position, recommendation: &Recommendation) -> Solved {
 /// The pages of a line's fumen as rows below the clear line, and the cleared field after
 /// the last one.
 fn pages(fumen: &Fumen, clear_line: u32) -> Vec<LinePage> {
-    let rows = |field: &pc_solver::fumen::ColoredField| -> Vec<String> {
+    let rows = |field: &pc_fumen::ColoredField| -> Vec<String> {
         (0..clear_line)
             .rev()
             .map(|y| (0..10).map(|x| field.cell(x, y).to_char()).collect())
@@ -332,10 +335,12 @@ mod tests {
     fn native(form: &Value) -> (Chance, Vec<Move>) {
         let form: Form = serde_json::from_value(form.clone()).unwrap();
         let setup = form.setup().unwrap();
-        let mut solver = Solver::new(setup.rules.clone())
-            .with_preview(setup.position.preview.len())
-            .unwrap()
-            .with_two_line(setup.two_line);
+        let options = SolverOptions {
+            preview: setup.position.preview.len(),
+            two_line: setup.two_line,
+            ..SolverOptions::default()
+        };
+        let mut solver = Solver::with_options(setup.rules.clone(), options).unwrap();
         let r = solver.recommend(&setup.position).unwrap();
         (r.chance.into(), r.moves.iter().map(Move::from).collect())
     }

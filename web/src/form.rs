@@ -4,8 +4,8 @@
 use crate::kicks::{KICK_NAMES, kick_table};
 use pc_bag::{ParsePiecesError, PieceSet, Sequence};
 use pc_bitboard::{Board32, ParseBoardError};
-use pc_solver::fumen::{self, FumenError};
-use pc_solver::{PcProblem, Piece, Position, Rules, SolverError};
+use pc_fumen::FumenError;
+use pc_solver::{PcField, Piece, Position, Rules, SolverError};
 use pc_srs::DropMode;
 use serde::{Deserialize, Serialize};
 
@@ -265,7 +265,7 @@ impl Form {
         if preview.len() > 6 {
             return Err(SolverError::PreviewTooLong(preview.len()).into());
         }
-        PcProblem::new(field, self.clear_line, rules.clone())?;
+        PcField::new(field, self.clear_line)?;
         position.check_bag()?;
         let letters = |pieces: &[Piece]| pieces.iter().map(|p| p.to_char()).collect::<String>();
         let form = Form {
@@ -273,7 +273,12 @@ impl Form {
             clear_line: self.clear_line,
             hold: letters(&hold),
             queue: letters(&queue),
-            bag: bag.to_string(),
+            // The form's bag box is empty for a fresh bag.
+            bag: if bag.is_empty() {
+                String::new()
+            } else {
+                bag.to_string()
+            },
             kicks: rules.kicks.name().to_string(),
             two_line: self.two_line,
         };
@@ -288,7 +293,7 @@ impl Form {
 
 /// The field of a fumen's first page as rows (its piece locked, as sfinder reads `-t`).
 pub fn field_from_fumen(text: &str) -> Result<String, FormError> {
-    let board = fumen::decode(text)?
+    let board = pc_fumen::decode(text)?
         .first_field()
         .ok_or(FormError::FumenEmpty)?;
     if board.height() > EDITOR_ROWS {
@@ -575,7 +580,7 @@ mod tests {
             FormError::Fumen(FumenError::MissingPrefix)
         );
         // Ten filled rows of gray: taller than a PC field.
-        let tall = pc_solver::fumen::Fumen::from_placements(
+        let tall = pc_fumen::Fumen::from_placements(
             &"#########./"
                 .repeat(10)
                 .trim_end_matches('/')

@@ -5,31 +5,10 @@ use pc_srs::KickTable;
 /// The names of the kick tables, in the order the page lists them.
 pub const KICK_NAMES: [&str; 5] = ["srs", "srs+", "jstris180", "nullpomino180", "none"];
 
-/// The kick table of a name of [`KICK_NAMES`] (`srsplus` and `nokicks` are read as `srs+` and
-/// `none`), or `None` for another name.
+/// The kick table of a name of [`KICK_NAMES`] in any case (sfinder's `srsplus` and
+/// `nokicks` too, see [`KickTable::by_name`]), or `None` for another name.
 pub fn kick_table(name: &str) -> Option<KickTable> {
-    match name {
-        "srs" => Some(KickTable::srs()),
-        "srs+" | "srsplus" => Some(KickTable::srs_plus()),
-        "none" | "nokicks" => Some(KickTable::none()),
-        other => table_180(other),
-    }
-}
-
-/// The 180 tables of sfinder (Jstris's and NullpoMino's), read from its `.properties` files.
-///
-/// To be replaced by `pc-srs`'s built-in tables and their lookup by name once they land
-/// (branch `srs`); until then the files are compiled in and parsed on each call (well under
-/// a millisecond).
-fn table_180(name: &str) -> Option<KickTable> {
-    let text = match name {
-        "jstris180" => include_str!("../../testdata/sfinder/kicks/jstris180.properties"),
-        "nullpomino180" => include_str!("../../testdata/sfinder/kicks/nullpomino180.properties"),
-        _ => return None,
-    };
-    let table = KickTable::from_properties(name, text)
-        .unwrap_or_else(|e| panic!("the bundled {name}.properties is valid: {e}"));
-    Some(table)
+    KickTable::by_name(name).ok()
 }
 
 #[cfg(test)]
@@ -44,7 +23,7 @@ mod tests {
         }
         assert_eq!(kick_table("srsplus"), kick_table("srs+"));
         assert_eq!(kick_table("nokicks"), kick_table("none"));
-        assert_eq!(kick_table("SRS"), None);
+        assert_eq!(kick_table("SRS"), kick_table("srs"));
         assert_eq!(kick_table("srs "), None);
     }
 

@@ -210,7 +210,7 @@ impl CandidateTable {
         let mut cell = 0;
         for (id, p) in placements.iter().enumerate() {
             // Pieces the budget forbids can never be placed: leave them out of the walk.
-            if budget.get(p.piece()) == 0 {
+            if budget.get(p.placement().piece()) == 0 {
                 continue;
             }
             while cell < p.first_cell() as usize {
@@ -220,7 +220,7 @@ impl CandidateTable {
             candidates.push(Candidate {
                 mask: p.cell_mask(),
                 id: id as u16,
-                piece_shift: 8 * p.piece().index() as u8,
+                piece_shift: 8 * p.placement().piece().index() as u8,
                 rows: p.rows(),
                 deps: p.skipped_rows() & !prefull,
             });

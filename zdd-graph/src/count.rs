@@ -68,7 +68,7 @@ impl FillGraph {
                 continue;
             }
             for t in &self.transitions[self.states[i].transition_range()] {
-                let piece = self.placements[t.placement().index()].piece();
+                let piece = self.placements[t.placement().index()].placement().piece();
                 let one = 1u64 << (8 * piece.index());
                 let target = &mut tables[t.target().index()];
                 target.reserve(table.len());

@@ -119,7 +119,7 @@ impl CoverCheck {
         }
         let placements = table
             .iter()
-            .map(|p| (p.cell_mask(), p.piece().index() as u8))
+            .map(|p| (p.cell_mask(), p.placement().piece().index() as u8))
             .collect();
         Ok(CoverCheck {
             clear_line,

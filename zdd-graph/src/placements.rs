@@ -35,9 +35,10 @@ impl PlacementId {
 /// collapsed field in one piece. Such a placement [`is_split`](Self::is_split); the rows it
 /// skips ([`skipped_rows`](Self::skipped_rows)) must be full before it is placed.
 ///
-/// Placements are reported in the canonical orientation of `pc_srs::shape::canonical`
-/// (spawn or right for I, S, Z; spawn for O), so two placements covering the same cells
-/// are the same placement.
+/// Its piece and orientation are those of [`FillPlacement::placement`]: the `pc-srs`
+/// placement it is once the rows it skips are cleared, in the canonical orientation of
+/// `pc_srs::shape::canonical` (spawn or right for I, S, Z; spawn for O), so two placements
+/// covering the same cells are the same placement.
 ///
 /// ```
 /// use pc_srs::{Orientation, Piece};
@@ -46,28 +47,26 @@ impl PlacementId {
 /// let table = FillPlacement::all(4, true)?;
 /// assert_eq!(table.len(), 764);
 /// // A T pointing right, centre in column 0, split across rows 0, 2 and 3.
+/// let right_t = Piece::T.with(Orientation::Right).at(0, 1)?;
 /// let t = table
 ///     .iter()
-///     .find(|p| p.piece() == Piece::T && p.orientation() == Orientation::Right
-///         && p.column() == 0 && p.rows() == 0b1101)
+///     .find(|p| p.placement() == right_t && p.rows() == 0b1101)
 ///     .unwrap();
 /// assert!(t.is_split());
 /// assert_eq!(t.skipped_rows(), 0b0010);
 /// assert_eq!(t.centre_row(), 2);
 /// assert_eq!(t.cells(), [(0, 0), (0, 2), (0, 3), (1, 2)]);
 /// assert_eq!(t.to_string(), "T-E x=0 rows 0,2,3");
-/// // After row 1 is cleared it is an ordinary T on the collapsed field.
-/// let p = t.placement_after_clears(0b0010).unwrap();
-/// assert_eq!(p, Piece::T.with(Orientation::Right).at(0, 1)?);
+/// // After row 1 is cleared it is that ordinary T on the collapsed field.
+/// assert_eq!(t.placement_after_clears(0b0010), Some(right_t));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FillPlacement {
     mask: u128,
-    piece: Piece,
-    orientation: Orientation,
-    column: u8,
+    /// The piece on the field with the rows it skips cleared.
+    placement: Placement,
     centre_row: u8,
     rows: u8,
 }
@@ -88,27 +87,25 @@ impl FillPlacement {
                 push_placements(&mut out, piece, orientation, clear_line, split);
             }
         }
-        out.sort_by_key(|p| (p.first_cell(), p.piece, p.orientation, p.column, p.rows));
+        out.sort_by_key(|p| {
+            let shape = p.placement;
+            (
+                p.first_cell(),
+                shape.piece(),
+                shape.orientation(),
+                shape.centre().x,
+                p.rows,
+            )
+        });
         Ok(out)
     }
 
-    /// The piece.
+    /// The `pc-srs` placement this is on the field collapsed by the clears of the rows it
+    /// skips ([`FillPlacement::skipped_rows`]; itself when it skips none): its piece, its
+    /// canonical orientation, and in its centre's `x` the column of the rotation centre.
     #[inline]
-    pub const fn piece(&self) -> Piece {
-        self.piece
-    }
-
-    /// The canonical orientation (see the type's docs).
-    #[inline]
-    pub const fn orientation(&self) -> Orientation {
-        self.orientation
-    }
-
-    /// Column of the rotation centre (the rotation-centre form of `pc-srs`, fumen and
-    /// sfinder; the centre is always one of the piece's cells).
-    #[inline]
-    pub const fn column(&self) -> u32 {
-        self.column as u32
+    pub const fn placement(&self) -> Placement {
+        self.placement
     }
 
     /// Row of the uncollapsed field the rotation centre's cell lies on.
@@ -178,13 +175,13 @@ impl FillPlacement {
             return None;
         }
         let below = (cleared as u32 & ((1u32 << self.centre_row) - 1)).count_ones();
-        let y = self.centre_row as i32 - below as i32;
+        let centre = self.placement.centre();
         Placement::new(
-            self.piece,
-            self.orientation,
+            self.placement.piece(),
+            self.placement.orientation(),
             pc_srs::CentrePos {
-                x: self.column as i32,
-                y,
+                x: centre.x,
+                y: self.centre_row as i32 - below as i32,
             },
         )
         .ok()
@@ -194,12 +191,13 @@ impl FillPlacement {
 impl fmt::Display for FillPlacement {
     /// `T-E x=3 rows 0,1,2`: piece, compass orientation, centre column, rows covered.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shape = self.placement;
         write!(
             f,
             "{}-{} x={} rows ",
-            self.piece,
-            self.orientation.compass(),
-            self.column
+            shape.piece(),
+            shape.orientation().compass(),
+            shape.centre().x
         )?;
         let mut first = true;
         for y in 0..8 {
@@ -250,11 +248,16 @@ fn push_placements(
             for &(dx, dy) in &shape {
                 mask |= 1u128 << cells::index((cx + dx as i32) as usize, row_of(dy));
             }
+            // On the collapsed field the rows skipped below the centre are gone.
+            let skipped_below = (lo..row_of(0)).filter(|y| rows >> y & 1 == 0).count() as i32;
+            let centre = pc_srs::CentrePos {
+                x: cx,
+                y: row_of(0) as i32 - skipped_below,
+            };
             out.push(FillPlacement {
                 mask,
-                piece,
-                orientation,
-                column: cx as u8,
+                placement: Placement::new(piece, orientation, centre)
+                    .expect("the shape lies inside the field"),
                 centre_row: row_of(0) as u8,
                 rows,
             });
@@ -295,6 +298,7 @@ mod tests {
             let skipped = p.skipped_rows();
             assert_eq!(p.is_split(), skipped != 0);
             let srs = p.placement_after_clears(skipped).unwrap();
+            assert_eq!(p.placement(), srs, "{p}");
             let mut board = p.board();
             board.remove_rows(skipped as u32);
             assert_eq!(Some(board), srs.to_board::<u32>(), "{p}");

@@ -95,10 +95,10 @@ fn decode_transitions() {
     let o = g
         .placements()
         .iter()
-        .find(|p| p.piece() == Piece::O)
+        .find(|p| p.placement().piece() == Piece::O)
         .unwrap();
-    assert_eq!(o.orientation(), Orientation::Spawn);
-    assert_eq!(o.column(), 6);
+    assert_eq!(o.placement().orientation(), Orientation::Spawn);
+    assert_eq!(o.placement().centre().x, 6);
     assert_eq!(o.rows(), 0b11);
     assert!(!o.is_split());
     assert_eq!(o.board().to_string(), "......##..\n......##..");

@@ -291,7 +291,7 @@ proptest! {
                 let p = g.placement(id);
                 prop_assert!(!board.intersects(&p.board()), "{} overlaps", p);
                 board.merge(&p.board());
-                used.add(p.piece());
+                used.add(p.placement().piece());
                 if options.is_contiguous_only() {
                     prop_assert!(p.skipped_rows() & !field.full_rows() as u8 == 0);
                 }

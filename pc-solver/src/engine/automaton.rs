@@ -43,21 +43,6 @@ impl Automaton {
         a
     }
 
-    /// The node of the start field.
-    pub fn root(&self) -> NodeId {
-        self.root
-    }
-
-    /// Number of nodes (terminals included).
-    pub fn node_count(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Number of distinct fields explored.
-    pub fn field_count(&self) -> usize {
-        self.fields.len()
-    }
-
     /// The node reached from `node` by `piece` ([`DEAD`] when none).
     #[inline]
     pub fn child(&self, node: NodeId, piece: Piece) -> NodeId {
@@ -137,7 +122,7 @@ impl Automaton {
             // One piece left: its placement is fixed by the empty cells.
             if let Some(last) = field.last_placement() {
                 let reachable = generator
-                    .is_reachable(field.board(), &last, field.height())
+                    .is_reachable(field.board(), &last, field.clear_line())
                     .unwrap_or(false);
                 if reachable {
                     children[last.piece().index()] = ACCEPT;
@@ -201,7 +186,7 @@ impl Automaton {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{PcProblem, Rules, Searcher};
+    use crate::{PcField, Rules, Searcher};
     use pc_bitboard::Board32;
 
     /// Every queue of distinct pieces of length `n`, in order.
@@ -228,9 +213,9 @@ mod tests {
             .parse()
             .unwrap();
         for rules in [Rules::default(), Rules::without_hold()] {
-            let problem = PcProblem::new(board, 4, rules.clone()).unwrap();
-            let a = Automaton::build(problem.field(), &problem.rules().generator());
-            let mut search = Searcher::new(&problem);
+            let field = PcField::new(board, 4).unwrap();
+            let a = Automaton::build(&field, &rules.generator());
+            let mut search = Searcher::new(rules.clone());
             let (mut yes, mut no) = (0, 0);
             for tail in queues(4) {
                 let queue: Vec<Piece> = if rules.hold {
@@ -245,7 +230,7 @@ mod tests {
                 };
                 assert_eq!(
                     by_automaton,
-                    search.has_solution(None, &queue),
+                    search.has_solution(&field, None, &queue),
                     "{queue:?} hold {}",
                     rules.hold
                 );

@@ -4,15 +4,13 @@
 //! state, remembered), so the states before a reveal are shared by all continuations.
 //!
 //! It bounds the exact chance a player has from above and is close to it when the preview
-//! is long; [`crate::PcPlayer`] ranks its first moves of a PC by it, where the exact
-//! chance costs too much.
+//! is long; a player can rank moves by it where the exact chance costs too much
+//! ([`Searcher::clairvoyant_count`](crate::Searcher::clairvoyant_count)).
 
+use crate::decision::MAX_UNKNOWN;
 use crate::engine::known::{KnownSolver, drawable, pieces_in};
 use crate::field::PcField;
 use pc_srs::Piece;
-
-/// At most this many pieces may be unknown (sets of 7^4 continuations).
-pub(crate) const MAX_UNKNOWN: u32 = 4;
 
 /// A set of continuations of `k` unknown pieces, as bits indexed by the pieces in base 7
 /// (first piece most significant).
@@ -79,7 +77,10 @@ impl KnownSolver<'_> {
         k: u32,
         beat: Option<u64>,
     ) -> Option<Continuations> {
-        assert!(k <= MAX_UNKNOWN, "at most {MAX_UNKNOWN} unknown pieces");
+        assert!(
+            k as usize <= MAX_UNKNOWN,
+            "at most {MAX_UNKNOWN} unknown pieces"
+        );
         let mut found = Continuations::empty(k);
         let drawable = drawable(bag);
         // What can follow x.

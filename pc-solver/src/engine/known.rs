@@ -70,11 +70,11 @@ pub(crate) fn placements_toward_pc(
     candidates
         .into_iter()
         .filter(|p| {
-            generator.drops_or_slides_in(field.board(), p, field.height())
+            generator.drops_or_slides_in(field.board(), p, field.clear_line())
                 || generated
                     .get_or_insert_with(|| {
                         generator
-                            .placements(field.board(), piece, field.height())
+                            .placements(field.board(), piece, field.clear_line())
                             .expect("a valid field stays valid")
                     })
                     .contains(p)
@@ -128,7 +128,7 @@ impl Goal {
         // number of pieces can cover.
         let cells = field.board().cell_count();
         let top = field.board().height();
-        (top.max(1)..=field.height())
+        (top.max(1)..=field.clear_line())
             .find(|h| (10 * h - cells) % 4 == 0)
             .map_or(field.pieces_needed(), |h| (10 * h - cells) / 4)
     }
@@ -183,7 +183,8 @@ impl KnownMemo {
 /// Known-queue perfect clears from any collapsed field, remembered per state.
 pub(crate) struct KnownSolver<'a> {
     pub(crate) generator: MoveGenerator<'a>,
-    hold: bool,
+    /// Whether the rules have hold.
+    pub(crate) hold: bool,
     pub(crate) goal: Goal,
     memo: &'a mut KnownMemo,
     /// Whether move generation results are kept (see [`KnownSolver::caching_children`]).
@@ -267,7 +268,7 @@ impl<'a> KnownSolver<'a> {
             return t;
         }
         let options = BuildOptions::new().piece_budget(budget).acyclic(true);
-        let t = FillGraph::build(field.board(), field.height(), options)
+        let t = FillGraph::build(field.board(), field.clear_line(), options)
             .map_or(true, |g| g.root() != StateId::DEAD);
         self.memo.tileable.insert(key, t);
         t
@@ -294,7 +295,7 @@ impl<'a> KnownSolver<'a> {
         let budget =
             PieceCounts::from_pieces(held.into_iter().chain(queue[..known].iter().copied()));
         let any = (unknown as usize).min(needed - known) as u32;
-        cover_check(field.height()).can_cover_with_any(field.board(), budget, any)
+        cover_check(field.clear_line()).can_cover_with_any(field.board(), budget, any)
     }
 
     /// With hold, an empty slot takes the first piece at once: holding it or playing it
@@ -336,26 +337,14 @@ impl<'a> KnownSolver<'a> {
         self.allowance = states.unwrap_or(u64::MAX);
     }
 
+    /// The states the allowance has left.
+    pub(crate) fn allowance(&self) -> u64 {
+        self.allowance
+    }
+
     /// Whether the allowance ran out since the last call.
     pub(crate) fn take_ran_out(&mut self) -> bool {
         std::mem::take(&mut self.ran_out)
-    }
-
-    /// As [`KnownSolver::solve`], expanding at most `states` states not met before;
-    /// `None` when that was not enough to find a PC or prove there is none.
-    pub(crate) fn solve_within(
-        &mut self,
-        field: PcField,
-        held: Option<Piece>,
-        queue: &[Piece],
-        states: u64,
-    ) -> Option<bool> {
-        self.allowance = states;
-        self.ran_out = false;
-        let ok = self.solve(field, held, queue);
-        self.allowance = u64::MAX;
-        let proven = ok || !std::mem::take(&mut self.ran_out);
-        proven.then_some(ok)
     }
 
     fn solve_normalised(&mut self, field: PcField, held: Option<Piece>, queue: &[Piece]) -> bool {
@@ -386,7 +375,7 @@ impl<'a> KnownSolver<'a> {
                 ok = offered
                     && self
                         .generator
-                        .is_reachable(field.board(), &last, field.height())
+                        .is_reachable(field.board(), &last, field.clear_line())
                         .unwrap_or(false);
             }
             self.memo.memo.insert(key, ok);
@@ -439,7 +428,7 @@ impl<'a> KnownSolver<'a> {
         carries
     }
 
-    /// The best rank ([`crate::carry::carry_rank`] at `phase`) of the pieces a PC can leave
+    /// The best rank ([`carry_rank`](crate::carry_rank) at `phase`) of the pieces a PC can leave
     /// in the hold slot, `None` when there is no PC: the best of
     /// [`KnownSolver::carries`], by a search that stops once the best piece on hand is
     /// found to be left.
@@ -694,44 +683,6 @@ mod tests {
     }
 
     #[test]
-    fn a_search_out_of_states_proves_nothing_and_leaves_no_trace() {
-        let rules = Rules::default();
-        let mut memo = KnownMemo::default();
-        let goal = Goal {
-            lower_clears: false,
-        };
-        let mut solver = KnownSolver::new(rules.generator(), true, goal, &mut memo);
-        let field = PcField::new_unchecked(
-            "##......../##......../##......../##........"
-                .parse::<Board32>()
-                .unwrap(),
-            4,
-        );
-        // These pieces can cover the empty cells, but no order of them makes a PC: only
-        // a search proves it (S pieces alone, which cannot even cover them, are settled
-        // without one).
-        let no_pc = queue("JSZJJZOTS");
-        assert_eq!(
-            solver.solve_within(field, None, &queue("SSSSSSSSS"), 0),
-            Some(false)
-        );
-        assert_eq!(solver.solve_within(field, None, &no_pc, 5), None);
-        assert_eq!(
-            solver.solve_within(field, None, &no_pc, u64::MAX),
-            Some(false)
-        );
-        // A queue with a PC, first with too few states: the states that failed for
-        // want of states must not be remembered as failures.
-        let pc = queue("TSZILJOT");
-        assert_eq!(solver.solve_within(field, None, &pc, 3), None);
-        assert_eq!(solver.solve_within(field, None, &pc, u64::MAX), Some(true));
-        // Remembered: no state is needed the second time.
-        assert_eq!(solver.solve_within(field, None, &pc, 0), Some(true));
-        assert!(solver.solve(field, None, &pc));
-        assert!(!solver.solve(field, None, &no_pc));
-    }
-
-    #[test]
     fn the_pieces_left_in_hold_are_those_of_the_solutions_and_the_best_is_found() {
         let rules = Rules::default();
         let goal = Goal {
@@ -754,14 +705,13 @@ mod tests {
         for (text, line) in fields {
             let board: Board32 = text.parse().unwrap();
             let field = PcField::new_unchecked(board, line);
-            let problem = crate::PcProblem::new(board, line, rules.clone()).unwrap();
             for q in queues {
                 let pieces = queue(q);
                 let (held, rest) = (Some(pieces[0]), &pieces[1..]);
                 // From the solutions: what is left of hold, then the queue, after the
                 // pieces played (one piece when the queue is longer than needed).
                 let mut expected = 0u8;
-                crate::Searcher::new(&problem).solutions(held, rest, |solution| {
+                crate::Searcher::new(rules.clone()).solutions(&field, held, rest, |solution| {
                     let mut left = [0u8; 7];
                     for p in &pieces[..(solution.steps.len() + 1).min(pieces.len())] {
                         left[p.index()] += 1;
@@ -823,7 +773,7 @@ mod tests {
             for f in todo.clone() {
                 for piece in Piece::ALL {
                     for p in generator
-                        .placements(f.board(), piece, f.height())
+                        .placements(f.board(), piece, f.clear_line())
                         .unwrap()
                         .iter()
                     {
@@ -840,7 +790,7 @@ mod tests {
                 }
                 for piece in Piece::ALL {
                     let mut expected: Vec<Placement> = generator
-                        .placements(f.board(), piece, f.height())
+                        .placements(f.board(), piece, f.clear_line())
                         .unwrap()
                         .iter()
                         .filter(|p| f.pieces_needed() > 2 || f.place(p).last_placement().is_some())

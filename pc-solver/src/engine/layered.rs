@@ -25,15 +25,14 @@
 //! The clairvoyant question (sfinder's `percent`: is there a PC with the whole queue known?)
 //! is the same walk with every layer taking the union, over any set of continuations.
 
+use crate::decision::{Decision, EMPTY_HOLD, MAX_UNKNOWN, State, hold_code, hold_of};
 use crate::engine::known::{KnownSolver, cover_check, drawable};
+use crate::engine::{Ask, StateValues};
 use crate::field::PcField;
 use ahash::AHashMap;
 use pc_srs::Piece;
 use pc_zdd_graph::PieceCounts;
 use std::rc::Rc;
-
-/// At most this many unknown pieces (up to 840 continuations of a bag).
-pub(crate) const MAX_UNKNOWN: usize = 4;
 
 /// Words of a set of continuations: 840 bits at most.
 const WORDS: usize = 14;
@@ -173,38 +172,6 @@ fn most_of_each(codes: &[usize], m: usize) -> PieceCounts {
     PieceCounts::new(most)
 }
 
-/// The values of the states of layer 1 (the root's moves), by (field key, hold slot).
-pub(crate) struct RootValues {
-    values: AHashMap<(u128, u8), u32>,
-    /// The number of equally likely continuations: a value is a count of them.
-    pub(crate) count: u64,
-}
-
-impl RootValues {
-    /// Values found elsewhere (the graph's walk), by state.
-    pub(crate) fn from_states(values: AHashMap<State, u32>, count: u64) -> RootValues {
-        RootValues { values, count }
-    }
-
-    /// The continuations won after a move to `state`, if the search valued it.
-    pub(crate) fn get(&self, state: State) -> Option<u64> {
-        self.values.get(&state).map(|&v| u64::from(v))
-    }
-
-    /// Every state valued and its value.
-    #[cfg(test)]
-    pub(crate) fn states(&self) -> impl Iterator<Item = (State, u64)> + '_ {
-        self.values.iter().map(|(&k, &v)| (k, u64::from(v)))
-    }
-
-    /// The continuations won after a move to `field` with `hold` in the slot (of
-    /// [`RootValues::count`]): 0 for a state that cannot make a PC.
-    pub(crate) fn value(&self, field: &PcField, hold: Option<Piece>) -> u64 {
-        let key = (field.key(), hold.map_or(7, |p| p.index() as u8));
-        self.values.get(&key).map_or(0, |&v| u64::from(v))
-    }
-}
-
 /// The orders of pieces that fill a field (no hold), remembered per field: each field's
 /// orders are a run of one shared list, so that millions of fields cost no allocation.
 #[derive(Default)]
@@ -213,80 +180,40 @@ pub(crate) struct OrderMemo {
     orders: Vec<u16>,
 }
 
-/// A decision as the layered search sees it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Decision<'q> {
-    pub(crate) field: PcField,
-    pub(crate) hold: Option<Piece>,
-    /// The current piece, then the preview.
-    pub(crate) queue: &'q [Piece],
-    /// Pieces left in the current bag after the queue, as bits; 0 when a fresh bag follows.
-    pub(crate) bag: u8,
-    /// False right after holding into an empty slot: the root's moves do not swap.
-    pub(crate) can_hold: bool,
+/// Whether the layered search answers a decision: a walk applies
+/// ([`Decision::layers`]), 2-line PCs do not count, and at least three pieces are not
+/// revealed yet. With two, the layered search alone is faster, but it leaves no tables
+/// for the later decisions of the PC, which the depth-first search does (`CHANGELOG.md`).
+pub(crate) fn applies(decision: &Decision, hold_rule: bool, two_line: bool) -> bool {
+    !two_line
+        && decision
+            .layers(hold_rule)
+            .is_some_and(|layers| layers.unknown >= 3)
 }
 
-/// Whether the layered search can answer this decision: how many unknown pieces it has
-/// and the last layer the known pieces reach, or `None`.
-fn shape(node: &Decision<'_>, hold: bool, lower_clears: bool) -> Option<(usize, usize)> {
-    if lower_clears {
-        return None;
-    }
-    let needed = node.field.pieces_needed() as usize;
-    let in_view = node.queue.len();
-    let (known, last_known_layer) = if hold {
-        // The slot must be filled. Right after a hold into the empty slot the root may
-        // not swap, but every later decision may: the same layers, the root's swaps left out.
-        node.hold?;
-        (in_view + 1, in_view)
-    } else {
-        (in_view, in_view)
-    };
-    // Pieces a PC can use: one more than the placements with hold (one may stay held).
-    let used = needed + hold as usize;
-    let m = used.checked_sub(known)?;
-    ((1..=MAX_UNKNOWN).contains(&m) && m <= last_known_layer && last_known_layer < needed)
-        .then_some((m, last_known_layer))
-}
-
-/// Whether a decision should go to the layered search: it applies, and at least three
-/// pieces are unknown. With two, the layered search alone is faster (the `recommend`
-/// example's default, 8 pieces left: 71 to 80 ms against 106 to 157 ms cold), but it
-/// leaves no tables for the later decisions of the PC: the player tests took 11.4 s with
-/// it against 9.4 s without.
-pub(crate) fn applies(node: &Decision<'_>, hold: bool, lower_clears: bool) -> bool {
-    shape(node, hold, lower_clears).is_some_and(|(m, _)| m >= 3)
-}
-
-/// A state of a layer: field key and hold slot (a piece index, or 7 for none).
-pub(crate) type State = (u128, u8);
-
-/// The values of the root's moves, or `None` when the layered search does not apply.
-/// With `stop_when_certain`, the search stops at the first move that wins every
-/// continuation: the moves not reached are missing (valued 0), and the best value is right.
-/// With `only`, just those states of layer 1 (what moves lead to: field key, hold slot)
-/// are valued, in that order; the others are missing. With `max_states`, the search
-/// stops once it has valued that many states below the root (and fields whose fill
-/// orders it found): the moves valued by then keep their exact values, the rest are
-/// missing. With `threads` above 1, without `stop_when_certain` and `max_states`, the
-/// moves are valued by that many threads (the values are the same).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn root_values(
+/// The values of the states the decision's moves lead to, or `None` when no walk applies
+/// ([`Decision::layers`]); `ask` says which (see [`Ask`]). With `threads` above 1 and
+/// every move asked for, the moves are valued by that many threads (the values are the
+/// same).
+pub(crate) fn values(
     known: &KnownSolver<'_>,
     orders: &mut OrderMemo,
-    node: &Decision<'_>,
-    hold: bool,
-    lower_clears: bool,
-    stop_when_certain: bool,
-    only: Option<&[State]>,
-    max_states: Option<u64>,
+    decision: &Decision,
+    ask: Ask<'_>,
     threads: usize,
-) -> Option<RootValues> {
-    let (m, last) = shape(node, hold, lower_clears)?;
-    let mut search = Search::for_decision(known, orders, None, node, hold, m, last);
+) -> Option<StateValues> {
+    let layers = decision.layers(known.hold)?;
+    let (m, last) = (layers.unknown, layers.last_known);
+    let hold = known.hold;
+    let mut search = Search::for_decision(known, orders, None, decision, m, last);
+    let (only, max_states, stop_when_certain) = match ask {
+        Ask::Every => (None, None, false),
+        Ask::UntilCertain => (None, None, true),
+        Ask::Only { states, max_states } => (Some(states), max_states, true),
+    };
     search.states_left = max_states.unwrap_or(u64::MAX);
     let count = search.conts.count as u64;
-    let root = (node.field.key(), node.hold.map_or(7, |p| p.index() as u8));
+    let root = (decision.field.key(), hold_code(decision.hold));
     let children = match only {
         Some(states) => states.to_vec(),
         // A swap changes the piece in the slot (the held piece is never the current one
@@ -294,29 +221,29 @@ pub(crate) fn root_values(
         None => search
             .children(0, root)
             .into_iter()
-            .filter(|&(_, held)| node.can_hold || held == root.1)
+            .filter(|&(_, held)| decision.may_hold(hold) || held == root.1)
             .collect(),
     };
     // Threads share nothing but the moves to value: only when every move is valued
     // whatever the others give (no stop at a certain move, no budget) are they split.
     if threads > 1 && children.len() > 1 && !stop_when_certain && max_states.is_none() {
         drop(search);
-        let values = values_in_threads(known, orders, node, hold, (m, last), &children, threads);
-        return Some(RootValues { values, count });
+        let values = values_in_threads(known, orders, decision, (m, last), &children, threads);
+        return Some(StateValues { values, count });
     }
     let mut values = AHashMap::new();
     for child in children {
-        let won = search.move_value(child);
+        let won = u64::from(search.move_value(child));
         if search.states_left == 0 {
             // Cut short: this move's value is not known.
             break;
         }
         values.insert(child, won);
-        if stop_when_certain && u64::from(won) == count {
+        if stop_when_certain && won == count {
             break;
         }
     }
-    Some(RootValues { values, count })
+    Some(StateValues { values, count })
 }
 
 /// Moves valued by helper threads, so that the tests can see the threads at work.
@@ -333,22 +260,21 @@ pub(crate) static MOVES_BY_HELPERS: std::sync::atomic::AtomicUsize =
 fn values_in_threads(
     known: &KnownSolver<'_>,
     orders: &mut OrderMemo,
-    node: &Decision<'_>,
-    hold: bool,
+    decision: &Decision,
     (m, last): (usize, usize),
     children: &[State],
     threads: usize,
-) -> AHashMap<State, u32> {
+) -> AHashMap<State, u64> {
     let threads = threads.min(children.len());
     let before: &OrderMemo = orders;
     let work = |thread: usize| {
         let mut own = OrderMemo::default();
-        let mut search = Search::for_decision(known, &mut own, Some(before), node, hold, m, last);
-        let values: Vec<(State, u32)> = children
+        let mut search = Search::for_decision(known, &mut own, Some(before), decision, m, last);
+        let values: Vec<(State, u64)> = children
             .iter()
             .skip(thread)
             .step_by(threads)
-            .map(|&child| (child, search.move_value(child)))
+            .map(|&child| (child, u64::from(search.move_value(child))))
             .collect();
         drop(search);
         (values, own)
@@ -440,7 +366,11 @@ pub(crate) fn clairvoyant_answers(
         for chunk in codes.chunks(MAX_CONTINUATIONS) {
             let conts = Continuations::from_codes(chunk, m);
             let full = ContSet::first(conts.count);
-            let hold_slot = if hold { known_part[0].index() as u8 } else { 7 };
+            let hold_slot = if hold {
+                known_part[0].index() as u8
+            } else {
+                EMPTY_HOLD
+            };
             let wins = match shared.take() {
                 Some((same, wins)) if same == chunk && memo_len(&wins) < SHARED_LIMIT => wins,
                 _ => (0..=prefix).map(|_| WinsMemo::default()).collect(),
@@ -553,18 +483,18 @@ impl<'s, 'a> Search<'s, 'a> {
         known: &'s KnownSolver<'a>,
         orders: &'s mut OrderMemo,
         before: Option<&'s OrderMemo>,
-        node: &Decision<'_>,
-        hold: bool,
+        decision: &Decision,
         m: usize,
         last: usize,
     ) -> Self {
-        let conts = Continuations::new(node.bag, m);
+        let hold = known.hold;
+        let conts = Continuations::new(decision.bag, m);
         // The known sequence: hold (with hold), then the current piece and the preview.
         let mut sequence: Vec<Piece> = Vec::new();
         if hold {
-            sequence.extend(node.hold);
+            sequence.extend(decision.hold);
         }
-        sequence.extend_from_slice(node.queue);
+        sequence.extend_from_slice(decision.queue.as_slice());
         Search {
             known,
             orders,
@@ -628,10 +558,10 @@ impl<'s, 'a> Search<'s, 'a> {
     fn covered_children(&self, k: usize, (key, held): State) -> Vec<State> {
         let field = PcField::from_key(key);
         let current = self.sequence[k + self.first].index() as u8;
-        let may_hold = self.hold && held != current && held < 7;
+        let may_hold = self.hold && held != current && held != EMPTY_HOLD;
         let mut reach = Reach::new(self.known, &field);
         let mut out = Vec::new();
-        for p in cover_check(field.height()).first_placements(field.board()) {
+        for p in cover_check(field.clear_line()).first_placements(field.board()) {
             let piece = p.piece().index() as u8;
             let hold_after = if piece == current {
                 held
@@ -672,12 +602,11 @@ impl<'s, 'a> Search<'s, 'a> {
     fn alive(&self, k: usize, (key, held): State) -> bool {
         let field = PcField::from_key(key);
         let known_left = PieceCounts::from_pieces(
-            (held < 7)
-                .then(|| Piece::ALL[held as usize])
+            hold_of(held)
                 .into_iter()
                 .chain(self.sequence[k + self.first..].iter().copied()),
         );
-        cover_check(field.height()).can_cover_with_drawn(
+        cover_check(field.clear_line()).can_cover_with_drawn(
             field.board(),
             known_left,
             self.m as u32,
@@ -829,7 +758,7 @@ impl<'f, 's, 'a> Reach<'f, 's, 'a> {
     }
 
     fn reaches(&mut self, p: &pc_srs::Placement) -> bool {
-        let (board, height) = (self.field.board(), self.field.height());
+        let (board, height) = (self.field.board(), self.field.clear_line());
         let known = self.known;
         if known.generator.drops_or_slides_in(board, p, height) {
             return true;
@@ -909,7 +838,7 @@ impl OrderMemo {
             let last = field.last_placement().filter(|last| {
                 known
                     .generator
-                    .is_reachable(field.board(), last, field.height())
+                    .is_reachable(field.board(), last, field.clear_line())
                     .unwrap_or(false)
             });
             found.extend(last.map(|p| p.piece().index() as u16));
@@ -918,7 +847,7 @@ impl OrderMemo {
             // (none when the cells have no cover: the search checks that before the leaf, and a
             // field a cover's placement leaves has the rest of that cover).
             let mut reach = Reach::new(known, &field);
-            for p in cover_check(field.height()).first_placements(field.board()) {
+            for p in cover_check(field.clear_line()).first_placements(field.board()) {
                 let child = field.place(&p);
                 // Most fields left behind have no fill order: when that is known (or,
                 // with two pieces left, quickly found), the placement's move generation
@@ -955,57 +884,46 @@ mod tests {
     use super::*;
     use pc_bitboard::Board32;
 
-    fn node(filled: &str, hold: Option<Piece>, queue: &str) -> Decision<'static> {
+    fn decision(filled: &str, hold: Option<Piece>, queue: &str) -> Decision {
         let queue: Vec<Piece> = queue.chars().filter_map(Piece::from_char).collect();
         Decision {
-            field: PcField::new_unchecked(filled.parse::<Board32>().unwrap(), 4),
+            field: PcField::new(filled.parse::<Board32>().unwrap(), 4).unwrap(),
             hold,
-            queue: Vec::leak(queue),
+            queue: crate::decision::Queue::new(&queue),
             bag: 0,
-            can_hold: true,
+            hold_used: false,
         }
     }
 
     #[test]
-    fn the_shape_counts_unknown_pieces_and_known_layers() {
-        let empty = "..........";
-        // The first decision of a PC: hold and six in view, four unknown.
-        assert_eq!(
-            shape(&node(empty, Some(Piece::I), "TSZLJO"), true, false),
-            Some((4, 6))
+    fn it_answers_three_or_four_unknown_pieces_without_2_line_pcs() {
+        let (empty, one, two) = (
+            "..........",
+            "####......",
+            "##......../##......../##......../##........",
         );
-        assert_eq!(
-            shape(&node(empty, None, "TSZLJO"), false, false),
-            Some((4, 6))
-        );
-        // Right after a hold into the empty slot: the same shape (the root does not swap).
-        let held = Decision {
-            can_hold: false,
-            ..node(empty, Some(Piece::I), "TSZLJO")
-        };
-        assert_eq!(shape(&held, true, false), Some((4, 6)));
-        // 9 pieces left: three unknown; 8: two.
-        let one = "####......";
-        assert_eq!(
-            shape(&node(one, Some(Piece::O), "TSZLJI"), true, false),
-            Some((3, 6))
-        );
-        let two = "##......../##......../##......../##........";
-        assert_eq!(
-            shape(&node(two, Some(Piece::O), "TSZLJI"), true, false),
-            Some((2, 6))
-        );
-        assert!(!applies(&node(two, Some(Piece::O), "TSZLJI"), true, false));
-        // Not for it: an empty hold slot, 2-line PCs, more unknown pieces than it takes.
-        assert_eq!(shape(&node(empty, None, "TSZLJO"), true, false), None);
-        assert_eq!(
-            shape(&node(empty, Some(Piece::I), "TSZLJO"), true, true),
-            None
-        );
-        assert_eq!(
-            shape(&node(empty, Some(Piece::I), "TSZL"), true, false),
-            None
-        );
+        assert!(applies(
+            &decision(empty, Some(Piece::I), "TSZLJO"),
+            true,
+            false
+        ));
+        assert!(applies(
+            &decision(one, Some(Piece::O), "TSZLJI"),
+            true,
+            false
+        ));
+        // Two unknown pieces: the depth-first search's.
+        assert!(!applies(
+            &decision(two, Some(Piece::O), "TSZLJI"),
+            true,
+            false
+        ));
+        assert!(!applies(
+            &decision(empty, Some(Piece::I), "TSZLJO"),
+            true,
+            true
+        ));
+        assert!(!applies(&decision(empty, None, "TSZLJO"), true, false));
     }
 
     #[test]

@@ -134,13 +134,16 @@ impl KickTable {
     };
 
     /// A built-in table by its name: `srs`, `srs+`, `none`, `jstris180` or
-    /// `nullpomino180` ([`KickTable::BUILTIN_NAMES`]). For a table in a file, see
-    /// [`KickTable::from_properties_file`].
+    /// `nullpomino180` ([`KickTable::BUILTIN_NAMES`]), or sfinder's names for two of
+    /// them (`srsplus` for `srs+`, `nokicks` for `none`), in any case. For a table in a
+    /// file, see [`KickTable::from_properties_file`].
     ///
     /// ```
     /// use pc_srs::{KickTable, UnknownKickTable};
     ///
     /// assert_eq!(KickTable::by_name("jstris180")?, KickTable::jstris180());
+    /// assert_eq!(KickTable::by_name("SRSPlus")?, KickTable::srs_plus());
+    /// assert_eq!(KickTable::by_name("nokicks")?.name(), "none");
     /// let err = KickTable::by_name("ars").unwrap_err();
     /// assert_eq!(err.name, "ars");
     /// assert_eq!(
@@ -150,9 +153,15 @@ impl KickTable {
     /// # Ok::<(), UnknownKickTable>(())
     /// ```
     pub fn by_name(name: &str) -> Result<KickTable, UnknownKickTable> {
+        let lower = name.to_ascii_lowercase();
+        let canonical = match lower.as_str() {
+            "srsplus" => "srs+",
+            "nokicks" => "none",
+            other => other,
+        };
         builtin::BY_NAME
             .iter()
-            .find(|(n, _)| *n == name)
+            .find(|(n, _)| *n == canonical)
             .map(|(_, table)| table())
             .ok_or_else(|| UnknownKickTable {
                 name: name.to_string(),

@@ -119,7 +119,7 @@ fn forward_fields(
                     if kept.contains(&child_key) || dropped.contains(&child_key) {
                         continue;
                     }
-                    if coverable(&child, &mut memos[child.height() as usize]) {
+                    if coverable(&child, &mut memos[child.clear_line() as usize]) {
                         kept.insert(child_key);
                     } else {
                         dropped.insert(child_key);
@@ -136,7 +136,7 @@ fn forward_fields(
 
 /// Whether some pieces could at least cover the empty cells of a field.
 fn coverable(field: &PcField, memo: &mut CoverMemo) -> bool {
-    field.is_clear() || cover_check(field.height()).can_cover_remembered(field.board(), memo)
+    field.is_clear() || cover_check(field.clear_line()).can_cover_remembered(field.board(), memo)
 }
 
 /// The live fields of layer `k` among `fields` (sorted) and their edges into the next

@@ -663,8 +663,14 @@ mod tests {
     fn two_line() -> &'static (PcGraph, Vec<u8>) {
         static GRAPH: OnceLock<(PcGraph, Vec<u8>)> = OnceLock::new();
         GRAPH.get_or_init(|| {
-            let problem = crate::PcProblem::new(Default::default(), 2, Rules::default()).unwrap();
-            let graph = PcGraph::build_from(&problem, &mut |_| ControlFlow::Continue(())).unwrap();
+            let field = crate::PcField::new(Default::default(), 2).unwrap();
+            let graph =
+                PcGraph::build_from(
+                    &field,
+                    &Rules::default(),
+                    &mut |_| ControlFlow::Continue(()),
+                )
+                .unwrap();
             let bytes = encode(&graph);
             (graph, bytes)
         })

@@ -10,8 +10,8 @@ pub(crate) const MAX_ROWS: u32 = 4;
 /// is the cell `(x, y)`), then the height (the clear line after the rows cleared so far).
 /// Two fields with the same rows left are the same key however they were made.
 pub(crate) fn pack(field: &PcField) -> u64 {
-    debug_assert!(field.height() <= MAX_ROWS);
-    let mut key = u64::from(field.height()) << 40;
+    debug_assert!(field.clear_line() <= MAX_ROWS);
+    let mut key = u64::from(field.clear_line()) << 40;
     for x in 0..WIDTH {
         key |= u64::from(field.board().column(x) & 0xf) << (4 * x);
     }

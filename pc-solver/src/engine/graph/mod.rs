@@ -8,15 +8,14 @@
 //! about. Every start of a PC in a game is the empty field, so one graph per rule set
 //! serves every first decision of every PC. A 2-line PC on the way is one of its fields (two
 //! rows cleared, nothing left), and every field that reaches it can go on to the 4-line
-//! PC, so the same graph serves [`Solver::with_two_line`](crate::Solver::with_two_line).
+//! PC, so the same graph serves [`SolverOptions::two_line`](crate::SolverOptions::two_line).
 //!
-//! With a graph, [`Solver::with_graph`](crate::Solver::with_graph) answers the first
-//! decisions of a PC on its fields without move generation or dead ends; the values are
-//! the same as without it (`tests/graph.rs`).
+//! With a graph ([`SolverOptions::graph`](crate::SolverOptions::graph)), the solver answers
+//! the first decisions of a PC on its fields without move generation or dead ends; the
+//! values are the same as without it (`tests/graph.rs`).
 //!
 //! ```no_run
-//! use pc_solver::graph::PcGraph;
-//! use pc_solver::{Piece, Position, Rules, Solver};
+//! use pc_solver::{PcGraph, Piece, Position, Rules, Solver, SolverOptions};
 //! use std::sync::Arc;
 //!
 //! let rules = Rules::default();
@@ -30,7 +29,8 @@
 //!         graph
 //!     }
 //! };
-//! let mut solver = Solver::new(rules).with_graph(Arc::new(graph))?;
+//! let options = SolverOptions { graph: Some(Arc::new(graph)), ..SolverOptions::default() };
+//! let mut solver = Solver::with_options(rules, options)?;
 //! // I held, J L O S T Z in view, a fresh bag after: 419/420.
 //! let position = Position::new(Default::default(), Piece::J)
 //!     .with_hold(Some(Piece::I))
@@ -42,15 +42,15 @@
 //! A small graph, from any field of at most four rows, builds in a moment:
 //!
 //! ```
-//! use pc_solver::graph::PcGraph;
-//! use pc_solver::{Engine, PcProblem, Piece, Position, Rules, Solver};
+//! use pc_solver::{Engine, PcField, PcGraph, Piece, Position, Rules, Solver, SolverOptions};
 //! use std::ops::ControlFlow;
 //! use std::sync::Arc;
 //!
 //! let field = "##......../##......../##......../##........";
-//! let problem = PcProblem::new(field.parse()?, 4, Rules::default())?;
-//! let graph = PcGraph::build_from(&problem, &mut |_| ControlFlow::Continue(()))?;
-//! let mut solver = Solver::new(Rules::default()).with_graph(Arc::new(graph))?;
+//! let start = PcField::new(field.parse()?, 4)?;
+//! let graph = PcGraph::build_from(&start, &Rules::default(), &mut |_| ControlFlow::Continue(()))?;
+//! let options = SolverOptions { graph: Some(Arc::new(graph)), ..SolverOptions::default() };
+//! let mut solver = Solver::with_options(Rules::default(), options)?;
 //! let position = Position::new(field.parse()?, Piece::T)
 //!     .with_hold(Some(Piece::O))
 //!     .with_preview(&[Piece::S, Piece::Z, Piece::I, Piece::L, Piece::J])
@@ -85,7 +85,6 @@ pub use build::{BuildProgress, BuildStage};
 pub use file::FORMAT_VERSION;
 
 use crate::field::PcField;
-use crate::problem::PcProblem;
 use crate::rules::Rules;
 use pc_srs::{DropMode, Orientation, Piece};
 use std::ops::ControlFlow;
@@ -307,30 +306,29 @@ impl PcGraph {
         build::build(rules, empty, progress)
     }
 
-    /// The graph of the perfect clears of a problem's field (at most four rows below its
-    /// clear line), under its rules: a small graph, for tests and for positions whose
-    /// field the graph of the empty field does not reach.
+    /// The graph of the perfect clears of a field of at most four rows below its clear
+    /// line, under `rules`: a small graph, for tests and for positions whose field the
+    /// graph of the empty field does not reach.
     ///
     /// ```
-    /// use pc_solver::{PcProblem, Rules};
-    /// use pc_solver::graph::PcGraph;
+    /// use pc_solver::{PcField, PcGraph, Rules};
     ///
     /// // The 2-line PCs from the empty field (five pieces).
-    /// let problem = PcProblem::new("".parse()?, 2, Rules::default())?;
-    /// let graph = PcGraph::build_from(&problem, &mut |_| std::ops::ControlFlow::Continue(()))?;
+    /// let field = PcField::new(Default::default(), 2)?;
+    /// let graph = PcGraph::build_from(&field, &Rules::default(), &mut |_| std::ops::ControlFlow::Continue(()))?;
     /// assert_eq!(graph.fields_per_layer().len(), 6);
     /// assert_eq!(graph.fields_per_layer()[5], 1); // the cleared field
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn build_from(
-        problem: &PcProblem,
+        start: &PcField,
+        rules: &Rules,
         progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
     ) -> Result<PcGraph, GraphError> {
-        let start = *problem.field();
-        if start.height() > key::MAX_ROWS {
-            return Err(GraphError::StartTooHigh(start.height()));
+        if start.clear_line() > key::MAX_ROWS {
+            return Err(GraphError::StartTooHigh(start.clear_line()));
         }
-        build::build(problem.rules(), start, progress)
+        build::build(rules, *start, progress)
     }
 
     /// The name of the file of the graph of `rules` (4-line PCs from the empty field):
@@ -405,7 +403,7 @@ impl PcGraph {
 
     /// Where a field is: its layer and its index there, when the graph has it.
     pub(crate) fn find(&self, field: &PcField) -> Option<(usize, u32)> {
-        if field.height() > key::MAX_ROWS {
+        if field.clear_line() > key::MAX_ROWS {
             return None;
         }
         let key = key::pack(field);
@@ -419,13 +417,45 @@ impl PcGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decision::{Decision, Queue};
     use crate::engine::known::{Goal, KnownMemo, KnownSolver};
-    use crate::engine::layered::{self, Decision, OrderMemo};
-    use crate::game::SevenBag;
+    use crate::engine::layered::{self, OrderMemo};
+    use crate::engine::{Ask, StateValues};
+    use pc_bag::BagState;
 
     fn small_graph(rules: &Rules, text: &str, height: u32) -> PcGraph {
-        let problem = PcProblem::new(text.parse().unwrap(), height, rules.clone()).unwrap();
-        PcGraph::build_from(&problem, &mut |_| ControlFlow::Continue(())).unwrap()
+        let field = PcField::new(text.parse().unwrap(), height).unwrap();
+        PcGraph::build_from(&field, rules, &mut |_| ControlFlow::Continue(())).unwrap()
+    }
+
+    /// `n` pieces of a 7-bag stream after skipping `skip`, drawn by a seeded generator,
+    /// and the bag state after them.
+    fn seeded_pieces(seed: u64, skip: u64, n: usize) -> (Vec<Piece>, BagState) {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut bag = BagState::FRESH;
+        let mut out = Vec::new();
+        for i in 0..skip as usize + n {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let drawable: Vec<Piece> = bag.drawable().iter().collect();
+            let piece = drawable[(state % drawable.len() as u64) as usize];
+            bag = bag.draw(piece).expect("a drawable piece");
+            if i >= skip as usize {
+                out.push(piece);
+            }
+        }
+        (out, bag)
+    }
+
+    /// The values of the states with a chance, by field key and hold.
+    fn won(values: &StateValues) -> std::collections::BTreeMap<(u128, u8), u64> {
+        values
+            .values
+            .iter()
+            .filter(|&(_, &v)| v > 0)
+            .map(|(&state, &v)| (state, v))
+            .collect()
     }
 
     /// Every move's value by the graph and by the layered search, on seeded positions
@@ -439,34 +469,35 @@ mod tests {
         let mut compared = 0;
         let start = key::unpack(graph.start);
         for seed in seeds {
-            let mut bag = SevenBag::new(seed);
-            // Skip a seeded number of pieces so that bag states vary.
-            for _ in 0..seed % 7 {
-                bag.next_piece();
-            }
-            let pieces: Vec<Piece> = (0..in_view + 1).map(|_| bag.next_piece()).collect();
+            // A seeded number of pieces skipped, so that bag states vary.
+            let (pieces, bag) = seeded_pieces(seed, seed % 7, in_view + 1);
             let (hold, queue) = if rules.hold {
                 (Some(pieces[0]), &pieces[1..])
             } else {
                 (None, &pieces[..in_view])
             };
-            let bag_bits = bag.bag_state().remaining().bits();
-            let root = search::Root {
-                at: (0, 0),
-                hold: hold.map_or(suffix::NO_HOLD, |p| p.index() as u8),
-                queue,
-                bag: bag_bits,
-                hold_rule: rules.hold,
-                can_hold: true,
-                two_line: false,
+            let decision = Decision {
+                field: start,
+                hold,
+                queue: Queue::new(queue),
+                bag: bag.remaining().bits(),
+                hold_used: false,
             };
             let mut memo = suffix::SuffixMemo::default();
-            let by_graph = search::move_values(graph, &mut memo, &root, None, false)
-                .expect("the walk applies");
+            let by_graph =
+                search::values(graph, &mut memo, &decision, rules.hold, false, Ask::Every)
+                    .expect("the walk applies");
             // Stopping at the first certain move (depth first for the first moves, then
             // layer by layer) gives the same values, and at most one certain move.
-            let stopping =
-                search::move_values(graph, &mut memo, &root, None, true).expect("the walk applies");
+            let stopping = search::values(
+                graph,
+                &mut memo,
+                &decision,
+                rules.hold,
+                false,
+                Ask::UntilCertain,
+            )
+            .expect("the walk applies");
             let certain = stopping.values.values().filter(|&&v| v == by_graph.count);
             assert!(certain.count() <= 1);
             if !stopping.values.values().any(|&v| v == by_graph.count) {
@@ -476,45 +507,16 @@ mod tests {
                 assert_eq!(by_graph.values.get(state), Some(value), "seed {seed}");
             }
             let mut known_memo = KnownMemo::default();
-            let known = KnownSolver::new(
-                rules.generator(),
-                rules.hold,
-                Goal {
-                    lower_clears: false,
-                },
-                &mut known_memo,
-            );
-            let mut orders = OrderMemo::default();
-            let decision = Decision {
-                field: start,
-                hold,
-                queue,
-                bag: bag_bits,
-                can_hold: true,
+            let goal = Goal {
+                lower_clears: false,
             };
-            let by_layers = layered::root_values(
-                &known,
-                &mut orders,
-                &decision,
-                rules.hold,
-                false,
-                false,
-                None,
-                None,
-                1,
-            )
-            .expect("the layered search applies");
+            let known = KnownSolver::new(rules.generator(), rules.hold, goal, &mut known_memo);
+            let mut orders = OrderMemo::default();
+            let by_layers = layered::values(&known, &mut orders, &decision, Ask::Every, 1)
+                .expect("the layered search applies");
             assert_eq!(by_graph.count, by_layers.count);
-            let next = &graph.layers[1];
-            let graph_values: std::collections::BTreeMap<(u128, u8), u64> = by_graph
-                .values
-                .iter()
-                .filter(|&(_, &v)| v > 0)
-                .map(|(&(at, h), &v)| ((key::unpack(next.keys[at as usize]).key(), h), v))
-                .collect();
-            let layer_values: std::collections::BTreeMap<(u128, u8), u64> =
-                by_layers.states().filter(|&(_, v)| v > 0).collect();
-            assert_eq!(graph_values, layer_values, "seed {seed}: {pieces:?}");
+            let graph_values = won(&by_graph);
+            assert_eq!(graph_values, won(&by_layers), "seed {seed}: {pieces:?}");
             compared += graph_values.len();
         }
         compared

@@ -25,87 +25,128 @@
 //! time, leaving a state as soon as its best move wins everything; both give the same
 //! values (tested).
 
-use super::suffix::{NO_HOLD, SuffixMemo};
+use super::suffix::SuffixMemo;
 use super::{PcGraph, edge_child, edge_piece};
+use crate::decision::{Decision, State, hold_code};
+use crate::engine::{Ask, StateValues};
+use crate::field::PcField;
 use ahash::AHashMap;
 use pc_srs::Piece;
 
-/// The most unknown pieces the walk handles.
-pub(crate) const MAX_UNKNOWN: usize = 4;
+/// Whether the walk answers a decision: its field is one of the graph's and a walk
+/// applies ([`Decision::layers`]).
+pub(crate) fn applies(graph: &PcGraph, decision: &Decision, hold_rule: bool) -> bool {
+    decision.layers(hold_rule).is_some() && graph.find(&decision.field).is_some()
+}
+
+/// The values of the states the decision's moves lead to, or `None` when the walk does
+/// not answer it (see [`applies`]); `ask` says which (the walk has no state budget).
+/// `suffixes` keeps what it learns for later decisions.
+pub(crate) fn values(
+    graph: &PcGraph,
+    suffixes: &mut SuffixMemo,
+    decision: &Decision,
+    hold_rule: bool,
+    two_line: bool,
+    ask: Ask<'_>,
+) -> Option<StateValues> {
+    let layers = decision.layers(hold_rule)?;
+    let root = Root {
+        at: graph.find(&decision.field)?,
+        hold: hold_code(decision.hold),
+        queue: decision.queue.as_slice(),
+        bag: decision.bag,
+        hold_rule,
+        may_hold: decision.may_hold(hold_rule),
+        two_line,
+    };
+    let next = root.at.0 + 1;
+    let (only, stop_when_certain) = match ask {
+        Ask::Every => (None, false),
+        Ask::UntilCertain => (None, true),
+        Ask::Only { states, .. } => (Some(states), true),
+    };
+    // The states asked for, as the graph names them (a state not in the graph cannot
+    // make a PC: it is left out, valued 0).
+    let wanted: Option<Vec<(u32, u8)>> = only.map(|states| {
+        states
+            .iter()
+            .filter_map(|&(key, hold)| {
+                let (layer, at) = graph.find(&PcField::from_key(key))?;
+                (layer == next).then_some((at, hold))
+            })
+            .collect()
+    });
+    let walked = move_values(
+        graph,
+        suffixes,
+        &root,
+        (layers.unknown, layers.last_known),
+        wanted.as_deref(),
+        stop_when_certain,
+    );
+    let mut values: AHashMap<State, u64> = walked
+        .values
+        .into_iter()
+        .map(|((child, hold), won)| ((graph.field(next, child).key(), hold), won))
+        .collect();
+    for &state in only.unwrap_or_default() {
+        values.entry(state).or_insert(0);
+    }
+    Some(StateValues {
+        values,
+        count: walked.count,
+    })
+}
 
 /// A decision as the walk sees it: a field of the graph, the hold slot, the known pieces
 /// and the bag after them.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Root<'q> {
+struct Root<'q> {
     /// The field's layer in the graph and its index there.
-    pub(crate) at: (usize, u32),
-    /// The hold slot (a piece index, [`NO_HOLD`] for empty).
-    pub(crate) hold: u8,
+    at: (usize, u32),
+    /// The hold slot ([`hold_code`]).
+    hold: u8,
     /// The current piece, then the preview.
-    pub(crate) queue: &'q [Piece],
+    queue: &'q [Piece],
     /// Pieces left in the current bag after the queue, as bits; 0 when a fresh bag follows.
-    pub(crate) bag: u8,
+    bag: u8,
     /// Whether the hold rule is on.
-    pub(crate) hold_rule: bool,
+    hold_rule: bool,
     /// False right after holding into an empty slot: the root's moves do not swap.
-    pub(crate) can_hold: bool,
+    may_hold: bool,
     /// Whether a 2-line PC on the way counts as a PC.
-    pub(crate) two_line: bool,
+    two_line: bool,
 }
 
 /// The values of the root's moves: the continuations each state of layer 1 wins, of
 /// `count` equally likely ones.
-pub(crate) struct MoveValues {
+struct MoveValues {
     /// By (the field's index in the graph's next layer, hold slot).
     pub(crate) values: AHashMap<(u32, u8), u64>,
     /// The number of continuations.
     pub(crate) count: u64,
 }
 
-/// The shape of a decision: unknown pieces `m` and the last layer of known pieces, or
-/// `None` when the walk does not answer it.
-fn shape(graph: &PcGraph, root: &Root<'_>) -> Option<(usize, usize)> {
-    let needed = graph.layers.len() - 1 - root.at.0;
-    let in_view = root.queue.len();
-    let known = if root.hold_rule {
-        // The walk needs the slot filled (see the module docs).
-        if root.hold == NO_HOLD {
-            return None;
-        }
-        in_view + 1
-    } else {
-        in_view
-    };
-    let last = in_view;
-    let used = needed + root.hold_rule as usize;
-    let m = used.checked_sub(known)?;
-    ((1..=MAX_UNKNOWN).contains(&m) && m <= last && last < needed).then_some((m, last))
-}
-
-/// Whether the walk answers this decision.
-pub(crate) fn applies(graph: &PcGraph, root: &Root<'_>) -> bool {
-    shape(graph, root).is_some()
-}
-
 /// The values of the moves of the root, or `None` when the walk does not apply: every
 /// state a move leads to, or with `only` those states, in that order; with
 /// `stop_when_certain`, none after the first that wins every continuation. `suffixes`
 /// keeps what it learns for later decisions.
-pub(crate) fn move_values(
+fn move_values(
     graph: &PcGraph,
     suffixes: &mut SuffixMemo,
     root: &Root<'_>,
+    (m, last): (usize, usize),
     only: Option<&[(u32, u8)]>,
     stop_when_certain: bool,
-) -> Option<MoveValues> {
-    let (m, last) = shape(graph, root)?;
+) -> MoveValues {
     let mut walk = Walk::new(graph, suffixes, root, m, last);
     let count = walk.space.count;
     let children: Vec<(u32, u8)> = match only {
         Some(states) => states.to_vec(),
         None => walk
             .children(0, root.at.1, root.hold)
-            .filter(|&(_, held)| root.can_hold || held == root.hold)
+            .filter(|&(_, held)| root.may_hold || held == root.hold)
             .collect(),
     };
     let mut values = AHashMap::with_capacity(children.len());
@@ -118,7 +159,7 @@ pub(crate) fn move_values(
             let won = walk.value_depth_first(child);
             values.insert(child, won);
             if won == count {
-                return Some(MoveValues { values, count });
+                return MoveValues { values, count };
             }
         }
         let won = walk.values(rest);
@@ -132,15 +173,11 @@ pub(crate) fn move_values(
         let won = walk.values(&children);
         values.extend(children.iter().copied().zip(won));
     }
-    Some(MoveValues { values, count })
+    MoveValues { values, count }
 }
 
 /// With `stop_when_certain`, the moves walked one at a time depth first before the rest
-/// go layer by layer. Over 100 games of `ten_pc` (seeds 1 to 100, five previews, SRS+),
-/// every move depth first took 88 s (the first decision of a PC 4.8 ms at the median,
-/// 474 ms at the 99th percentile), every move layer by layer in batches of 1, 2, 4 ...
-/// 104 s (33 ms, 415 ms), and four depth first then the rest layer by layer 93 s (6.7 ms,
-/// 411 ms).
+/// go layer by layer (the count that played 10-PC games fastest, `CHANGELOG.md`).
 const DEPTH_FIRST_MOVES: usize = 4;
 
 /// The continuations a bag can give, laid out as the module docs say.

@@ -16,9 +16,7 @@
 //! field index and hold slot, and filled as fields are met.
 
 use super::{PcGraph, edge_child, edge_piece};
-
-/// The empty hold slot (without the hold rule).
-pub(crate) const NO_HOLD: u8 = 7;
+use crate::decision::EMPTY_HOLD;
 
 /// A slot of a table of sets of one or two pieces that is not filled yet (no real set
 /// has bit 63: piece indices stop at 6).
@@ -44,7 +42,7 @@ impl SuffixMemo {
     }
 
     /// The queues of one or two pieces that finish field `field` of layer `layer` (with
-    /// `p` pieces left) with `hold` in the slot ([`NO_HOLD`] without the hold rule).
+    /// `p` pieces left) with `hold` in the slot ([`EMPTY_HOLD`] without the hold rule).
     pub(crate) fn small(
         &mut self,
         graph: &PcGraph,
@@ -66,7 +64,7 @@ impl SuffixMemo {
             for &e in edges {
                 fits |= 1 << edge_piece(e);
             }
-            if hold != NO_HOLD && fits >> hold & 1 == 1 {
+            if hold != EMPTY_HOLD && fits >> hold & 1 == 1 {
                 0x7f
             } else {
                 fits
@@ -79,7 +77,7 @@ impl SuffixMemo {
                 // Placing the queue's first piece `piece` keeps the hold; placing the held
                 // piece holds the queue's first, whatever it is.
                 set |= self.small(graph, layer + 1, child, hold, 1) << (8 * piece);
-                if hold != NO_HOLD && piece == hold {
+                if hold != EMPTY_HOLD && piece == hold {
                     for u in 0..7u8 {
                         if u != hold {
                             set |= self.small(graph, layer + 1, child, u, 1) << (8 * u);
@@ -114,7 +112,7 @@ impl SuffixMemo {
             // The queue's first piece placed, the hold kept.
             slot[piece as usize] |= self.small(graph, layer + 1, child, hold, 2);
             // The held piece placed, the queue's first (any other) held instead.
-            if hold != NO_HOLD && piece == hold {
+            if hold != EMPTY_HOLD && piece == hold {
                 for u in 0..7u8 {
                     if u != hold {
                         slot[u as usize] |= self.small(graph, layer + 1, child, u, 2);

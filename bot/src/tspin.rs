@@ -47,7 +47,7 @@ fn filled_corners(board: &Board32, placement: &Placement) -> (u32, u32) {
 ///
 /// ```
 /// use pc_bitboard::Board32;
-/// use pc_solver::heuristic::{TSpin, tspin};
+/// use pc_bot::{TSpin, tspin};
 /// use pc_srs::{DropMode, KickTable, MoveGenerator, Orientation, Piece, guideline_spawn};
 ///
 /// // A T-spin double slot: the T turns clockwise from right into it.
@@ -84,7 +84,7 @@ pub fn tspin(board: &Board32, placement: &Placement, last_turn: Option<Turn>) ->
 ///
 /// ```
 /// use pc_bitboard::Board32;
-/// use pc_solver::heuristic::{TSpin, best_tspin};
+/// use pc_bot::{TSpin, best_tspin};
 /// use pc_srs::{DropMode, KickTable, MoveGenerator, Orientation, Piece, guideline_spawn};
 ///
 /// let board: Board32 = "..#......./##...#####/###.######".parse()?;

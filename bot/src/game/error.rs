@@ -1,5 +1,6 @@
 //! The errors of the game simulator and of game records.
 
+use pc_solver::ParseMoveError;
 use pc_srs::{Piece, Placement};
 
 use super::GameOver;
@@ -53,27 +54,7 @@ pub struct PlayError {
     pub error: MoveError,
 }
 
-/// Why a move of a game record could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ParseMoveError {
-    /// The move is empty, or has no piece letter.
-    #[error("expected a move such as `TN4,0` or `HIE0,1`")]
-    Missing,
-    /// A character that names no piece.
-    #[error("{0:?} is not a piece (expected one of I, J, L, O, S, T, Z)")]
-    Piece(char),
-    /// A character that names no orientation.
-    #[error("{0:?} is not an orientation (expected N, E, S or W)")]
-    Orientation(char),
-    /// The position is not two integers separated by a comma.
-    #[error("expected the rotation centre as two integers `x,y`")]
-    Position,
-    /// The position puts a cell off the board.
-    #[error(transparent)]
-    Placement(#[from] pc_srs::PlacementError),
-}
-
-/// What is wrong with a game record (see [`crate::game::GameRecord`] for the format).
+/// What is wrong with a game record (see [`GameRecord`](crate::GameRecord) for the format).
 /// Line numbers start at 1.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {

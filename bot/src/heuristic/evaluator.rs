@@ -6,9 +6,10 @@ use pc_srs::{CentrePos, MoveGenerator, Orientation, Piece, Placement};
 use smallvec::SmallVec;
 
 use super::features::{Features, Lock, Profile};
-use super::tspin::{TSpin, best_tspin};
 use super::weights::{Preset, Weights};
-use crate::game::{GameView, Move, Player, Turn, VISIBLE_ROWS};
+use crate::game::{GameView, Play, Player, Turn, VISIBLE_ROWS};
+use crate::tspin::{TSpin, best_tspin};
+use pc_solver::Move;
 
 /// Subtracted from the score of a placement that ends the game or leaves a cell where
 /// pieces spawn, so it is chosen only when every move does.
@@ -20,7 +21,7 @@ const SPAWN_ROWS: u32 = 0b11 << VISIBLE_ROWS;
 
 /// The heuristic player: scores every placement of the current piece, and of the piece
 /// hold brings out, with [`Weights`] (every placement the move generator reaches from the
-/// spawn, tucks and spins included; T-spins by [`super::best_tspin`]), and with lookahead
+/// spawn, tucks and spins included; T-spins by [`best_tspin`](crate::best_tspin)), and with lookahead
 /// adds the best score of the next piece on the field each one leaves, times a discount.
 ///
 /// Lookahead is over the preview: after a move, the next piece to play is the first one
@@ -28,16 +29,16 @@ const SPAWN_ROWS: u32 = 0b11 << VISIBLE_ROWS;
 /// empty); both are tried. Only the `beam` best moves by their own score are looked ahead
 /// from, and the next piece is only dropped straight down from above the stack in each
 /// orientation and column (no move generation): an estimate that costs a fraction of a
-/// full search and, measured over 40 games of 3,000 lines, plays as well.
+/// full search and plays as well (`CHANGELOG.md`).
 ///
 /// ```
-/// use pc_solver::game::{Game, GameConfig, Limits};
-/// use pc_solver::heuristic::{Evaluator, Preset};
+/// use pc_bot::{Game, GameConfig, Limits};
+/// use pc_bot::{Evaluator, Preset};
 ///
 /// let mut evaluator = Evaluator::from_preset(Preset::Balanced);
 /// let mut game = Game::new(GameConfig::new(3))?;
 /// let decision = evaluator.decide(&game.view()).expect("the first piece has moves");
-/// game.play(&decision.to_move())?;
+/// game.play(&decision.mv.into())?;
 ///
 /// game.run(&mut evaluator, Limits { lines: Some(40), ..Limits::default() })?;
 /// assert!(game.stats().lines >= 40);
@@ -77,24 +78,11 @@ pub struct Evaluation {
 /// The move an evaluator chose, and its value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Decision {
-    /// Whether to hold first.
-    pub hold: bool,
-    /// Where the piece goes.
-    pub placement: Placement,
+    /// Hold or not, and where the piece goes.
+    pub mv: Move,
     /// The move's own score, plus the discounted best score of the next piece with
     /// lookahead.
     pub value: f64,
-}
-
-impl Decision {
-    /// The move for the simulator (without an input path).
-    pub fn to_move(&self) -> Move {
-        Move {
-            hold: self.hold,
-            placement: self.placement,
-            path: None,
-        }
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -146,14 +134,14 @@ impl Evaluator {
     }
 
     /// Scores one placement on `board` (the field before it locks) given the T-spin it
-    /// makes ([`super::best_tspin`] finds it); `None` when it overlaps the field or leaves
+    /// makes ([`best_tspin`](crate::best_tspin) finds it); `None` when it overlaps the field or leaves
     /// the 32 rows. A placement that locks entirely above row 20 without clearing, or
     /// leaves a cell in rows 20–21 of columns 3–6 where pieces spawn, loses
     /// [`TOP_OUT_PENALTY`].
     ///
     /// ```
     /// use pc_bitboard::Board32;
-    /// use pc_solver::heuristic::{Evaluator, TSpin, Weights};
+    /// use pc_bot::{Evaluator, TSpin, Weights};
     /// use pc_solver::{Orientation, Piece};
     ///
     /// let board: Board32 = "####.#####".parse()?;
@@ -268,8 +256,10 @@ impl Evaluator {
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
         let first = candidates.first()?;
         let mut best = Decision {
-            hold: first.turn.hold,
-            placement: first.placement,
+            mv: Move {
+                hold: first.turn.hold,
+                placement: first.placement,
+            },
             value: first.score,
         };
         if !self.lookahead {
@@ -290,8 +280,10 @@ impl Evaluator {
             let value = c.score + self.discount * ahead;
             if value > best.value {
                 best = Decision {
-                    hold: c.turn.hold,
-                    placement: c.placement,
+                    mv: Move {
+                        hold: c.turn.hold,
+                        placement: c.placement,
+                    },
                     value,
                 };
             }
@@ -301,8 +293,8 @@ impl Evaluator {
 }
 
 impl Player for Evaluator {
-    fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
-        self.decide(view).map(|d| d.to_move())
+    fn choose(&mut self, view: &GameView<'_>) -> Option<Play> {
+        self.decide(view).map(|d| Play::from(d.mv))
     }
 }
 

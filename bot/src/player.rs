@@ -1,64 +1,29 @@
-//! [`PcPlayer`]: a [`Player`] for the game simulator that builds perfect clear after
-//! perfect clear, as in the 10-PC challenge, and falls back to the heuristic when a PC is
-//! out of reach.
-//!
-//! With the rules' PC field graph ([`PcPlayer::with_graph`]), every decision of a 4-line
-//! PC from an empty field is **exact**: the move with the best exact chance with the
-//! player's preview, from the graph's walk for the first decisions (four to one pieces
-//! not revealed yet) and from the [`Solver`] for the rest (with SRS+ and five previews,
-//! a PC's first decision took 7.3 ms at the median and 834 ms at most over 1,000 games). A game's
-//! first decision (the hold slot still empty) holds, then places where the graph finds
-//! the best chance ([`PcPlayer::with_exact_opening`]). Moves that keep the PC certain
-//! are told apart by the piece they can leave in hold for the next PC
-//! ([`PcPlayer::with_carry`]). When the exact chance is 0, or the field is not a PC
-//! field, the **fallback** [`Evaluator`] plays until the field is low and clean again
-//! ([`handoff_clear_line`]), and the next PC starts there; on such a field (not one of the
-//! graph's) the decisions are made as without a graph.
-//!
-//! Without a graph, the first decisions of a PC take the solver seconds, so they are
-//! approximated:
-//!
-//! - **Exact** once at most [`PcPlayer::with_exact_from`] pieces are left (8 by default),
-//!   or [`PcPlayer::with_layered_from`] (9) when the hold slot is filled and the
-//!   solver's layered search answers (about 0.3 s). The solver is kept for the whole
-//!   game, so the later decisions of a PC reuse what the first exact one learned.
-//! - **Guided** ([`PcPlayer::with_guided`]): the first decision of a PC when the hold slot
-//!   is filled: the exact chances of the sampled ranking's first eight moves, within a
-//!   budget of search states ([`PcPlayer::with_guided_states`]).
-//! - **Clairvoyant** ([`PcPlayer::with_clairvoyant`], 9 pieces left and an empty hold
-//!   slot): the move whose field clears the most of the bag's continuations with the
-//!   whole queue known, within a budget of search states.
-//! - **Sampled**: otherwise, or when a budget runs out, each of the heuristic's best eight
-//!   moves is tried against eight continuations of the queue drawn from the bag state,
-//!   with the whole queue known and 4,000 search states per continuation; the moves that
-//!   clear a continuation go on to the next, and the first survivor in the heuristic's
-//!   order is played. This is an estimate, and a weak one (see `CHANGELOG.md`).
+//! [`PcPlayer`]: the 10-PC player.
 
-use crate::carry::{cycle_phase, placed_mod_7};
-use crate::engine::clairvoyant::MAX_UNKNOWN;
-use crate::engine::graph::{GraphError, PcGraph};
-use crate::engine::known::{Goal, KnownMemo, KnownSolver};
-use crate::error::SolverError;
-use crate::field::PcField;
-use crate::game::{GameView, Move, Player, Rng};
-use crate::heuristic::{Evaluator, TSpin, handoff_clear_line};
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::solver::Solver;
-use ahash::AHashSet;
-use pc_bag::{BagState, PieceSet, Ratio};
-use pc_bitboard::Board32;
-use pc_srs::{Piece, Placement};
+use crate::game::{GameView, Play, Player, Rng};
+use crate::heuristic::{Evaluator, handoff_clear_line};
+use crate::tspin::TSpin;
+use pc_solver::{
+    BagState, Board32, Engine, MAX_UNKNOWN, Move, PcField, PcGraph, Piece, PieceSet, Position,
+    Ratio, Rules, Searcher, Solver, SolverError, SolverOptions, cycle_phase, pieces_placed_mod_7,
+};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// The most orders of the unseen pieces a steered decision sums the carry over (two of
 /// the last four pieces of a bag: 12).
 const MAX_STEERED_ORDERS: usize = 12;
 
-/// The most pieces not seen yet at a steered decision. With three (the decision with 9
-/// pieces left of the second PC of the cycle), the carry of every move for every order
-/// took up to 2 s (seed 3 of `ten_pc`); with two, at most 0.31 s over five games.
+/// The most pieces not seen yet at a steered decision (with three, a steered decision
+/// takes seconds, see `CHANGELOG.md`).
 const MAX_STEERED_UNKNOWN: usize = 2;
+
+/// States the player's known-queue searches may remember before they are forgotten.
+const SEARCH_MEMO_LIMIT: usize = 4_000_000;
+
+/// As [`SEARCH_MEMO_LIMIT`], after a sampled decision (whose searches are budgeted: what
+/// they remember decides how far a budget goes, so the limit is part of how games play).
+const SAMPLED_MEMO_LIMIT: usize = 2_000_000;
 
 /// Every sequence of `length` distinct pieces from `pieces`, in order.
 fn arrangements(pieces: &[Piece], length: usize) -> Vec<Vec<Piece>> {
@@ -99,7 +64,7 @@ pub struct PlayerStats {
     pub abandoned: u64,
 }
 
-/// How a decision was made (see the module docs).
+/// How a decision was made (see [`PcPlayer`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DecisionKind {
@@ -116,11 +81,45 @@ pub enum DecisionKind {
     Fallback,
 }
 
-/// A game player that makes perfect clears one after another (see the module docs).
+/// A [`Player`] that builds perfect clear after perfect clear, as in the 10-PC challenge,
+/// and falls back to the heuristic when a PC is out of reach. It uses `pc-solver`'s public
+/// API only, so a bot author can build the same from it.
+///
+/// With the rules' PC field graph ([`PcPlayer::with_graph`]), every decision of a 4-line
+/// PC from an empty field is **exact**: the move with the best exact chance with the
+/// player's preview, from the graph's walk for the first decisions and from the
+/// [`Solver`] for the rest. A game's first decision (the hold slot still empty) holds,
+/// then places where the exact chance is best ([`PcPlayer::with_exact_opening`]). Moves
+/// that keep the PC certain are told apart by the piece they can leave in hold for the
+/// next PC ([`PcPlayer::with_carry`]). When the exact chance is 0, or the field is not a
+/// PC field, the **fallback** [`Evaluator`] plays until the field is low and clean again
+/// ([`handoff_clear_line`]), and the next PC starts there; on such a field (not one of the
+/// graph's) the decisions are made as without a graph.
+///
+/// Without a graph, the first decisions of a PC would take the solver seconds, so they are
+/// approximated:
+///
+/// - **Exact** once at most [`PcPlayer::with_exact_from`] pieces are left, or
+///   [`PcPlayer::with_layered_from`] when the solver's layered search answers
+///   ([`Engine::Layered`]). The solver is kept for the whole game, so the later decisions
+///   of a PC reuse what the first exact one learned.
+/// - **Guided** ([`PcPlayer::with_guided`]): the first decision of a PC when the hold slot
+///   is filled: the exact chances of the sampled ranking's first moves, within a budget of
+///   search states ([`PcPlayer::with_guided_states`]).
+/// - **Clairvoyant** ([`PcPlayer::with_clairvoyant`]): the move whose field clears the most
+///   of the bag's continuations with the whole queue known, within a budget of search
+///   states.
+/// - **Sampled**: otherwise, or when a budget runs out, each of the heuristic's best eight
+///   moves is tried against eight continuations of the queue drawn from the bag state,
+///   with the whole queue known and a few thousand search states per continuation; the
+///   moves that clear a continuation go on to the next, and the first survivor in the
+///   heuristic's order is played. This is an estimate, and a weak one.
+///
+/// The crate README has the rates these settings reach and the time a decision takes.
 ///
 /// ```
-/// use pc_solver::game::{Game, GameConfig, Limits};
-/// use pc_solver::{PcPlayer, Rules};
+/// use pc_bot::{Game, GameConfig, Limits, PcPlayer};
+/// use pc_solver::Rules;
 ///
 /// // The first PC of a seeded game with five previews.
 /// let config = GameConfig::new(2).with_preview(5);
@@ -135,7 +134,8 @@ pub struct PcPlayer {
     rules: Rules,
     solver: Solver,
     preview: usize,
-    memo: KnownMemo,
+    /// The known-queue searches of the carry, steered, clairvoyant and sampled decisions.
+    searcher: Searcher,
     fallback: Evaluator,
     exact_from: u32,
     layered_from: u32,
@@ -179,8 +179,7 @@ pub const DEFAULT_GUIDED_STATES: u64 = 250_000;
 
 /// A move tried by the clairvoyant and sampled decisions.
 struct Candidate<'v> {
-    hold: bool,
-    placement: Placement,
+    mv: Move,
     /// The field after it.
     child: PcField,
     hold_after: Option<Piece>,
@@ -192,17 +191,17 @@ struct Candidate<'v> {
 
 /// What [`PcPlayer::sampled_ranking`] finds.
 enum Ranking {
-    /// A move that makes the PC (hold pressed, placement).
-    Clear(bool, Placement),
+    /// A move that makes the PC.
+    Clear(Move),
     /// The moves that keep a PC possible: the ranked ones best first, then every other
     /// in the heuristic's order.
-    Moves(Vec<(bool, Placement)>),
+    Moves(Vec<Move>),
 }
 
 /// What [`PcPlayer::candidates`] finds.
 enum Moves<'v> {
-    /// A move that makes the PC (hold pressed, placement).
-    Clear(bool, Placement),
+    /// A move that makes the PC.
+    Clear(Move),
     /// The moves that keep a PC possible.
     Keep(Vec<Candidate<'v>>),
 }
@@ -211,14 +210,16 @@ impl PcPlayer {
     /// A player for games with these rules (they must be the game's) and this preview
     /// length (0 to 6, the solver's limit; the game's preview must be as long).
     pub fn new(rules: Rules, preview: usize) -> Result<PcPlayer, SolverError> {
-        let solver = Solver::new(rules.clone())
-            .with_preview(preview)?
-            .with_memory_limit(256 << 20);
+        let options = SolverOptions {
+            preview,
+            ..SolverOptions::default()
+        };
+        let solver = Solver::with_options(rules.clone(), options)?;
         Ok(PcPlayer {
+            searcher: Searcher::new(rules.clone()),
             rules,
             solver,
             preview,
-            memo: KnownMemo::default(),
             fallback: Evaluator::default(),
             exact_from: DEFAULT_EXACT_FROM,
             layered_from: DEFAULT_LAYERED_FROM,
@@ -237,13 +238,14 @@ impl PcPlayer {
     }
 
     /// The same player deciding every 4-line PC from an empty field exactly with the
-    /// rules' PC field graph (see the module docs): the graph must have been built for
-    /// the player's rules ([`GraphError::OtherRules`] otherwise).
+    /// rules' PC field graph (see [`PcPlayer`]): the graph must have been built for
+    /// the player's rules ([`SolverError::GraphRules`] otherwise). What the solver
+    /// learned so far is forgotten.
     ///
     /// ```no_run
     /// use std::sync::Arc;
-    /// use pc_solver::graph::PcGraph;
-    /// use pc_solver::{PcPlayer, Rules};
+    /// use pc_bot::PcPlayer;
+    /// use pc_solver::{PcGraph, Rules};
     ///
     /// let rules = Rules::default();
     /// let path = PcGraph::cache_path(&rules).expect("a cache folder");
@@ -251,49 +253,49 @@ impl PcPlayer {
     /// let player = PcPlayer::new(rules, 5)?.with_graph(graph)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_graph(mut self, graph: Arc<PcGraph>) -> Result<PcPlayer, GraphError> {
-        self.solver = self.solver.with_graph(graph)?;
+    pub fn with_graph(mut self, graph: Arc<PcGraph>) -> Result<PcPlayer, SolverError> {
+        let options = SolverOptions {
+            graph: Some(graph),
+            ..self.solver.options().clone()
+        };
+        self.solver = Solver::with_options(self.rules.clone(), options)?;
         Ok(self)
     }
 
     /// Whether the player decides with a graph ([`PcPlayer::with_graph`]).
     pub fn has_graph(&self) -> bool {
-        self.solver.graph().is_some()
+        self.solver.options().graph.is_some()
     }
 
     /// The exact solver decides once at most `pieces` pieces are left in the PC (at most
-    /// 10; 8 by default: without a graph, a cold decision with 7 left took 52 ms in the
-    /// bench, with 8 0.7 to 3.5 s, with 9 7 to 26 s for one position and up to 222 s in
-    /// games). With a graph, the decisions it answers are exact whatever this says.
+    /// 10; [`DEFAULT_EXACT_FROM`] by default). Without a graph, the cost of a decision
+    /// grows about tenfold with each piece more. With a graph, the decisions it answers
+    /// are exact whatever this says.
     pub fn with_exact_from(mut self, pieces: u32) -> PcPlayer {
         self.exact_from = pieces.min(10);
         self
     }
 
     /// For the decisions a graph does not answer (or without one): with more than
-    /// [`PcPlayer::with_exact_from`] pieces left and at most `pieces` (9 by
-    /// default, at most 10; 0 turns it off), the exact solver decides when its layered
-    /// search answers the decision: the hold slot is filled and three or four pieces are
-    /// not revealed yet ([`Solver::with_layered`]). With 9 pieces left that took 0.26 to
-    /// 0.31 s in the `recommend` example; with an empty hold slot the depth-first search
-    /// could take minutes, so such decisions stay clairvoyant or sampled. With 10, about
-    /// 7.5 s ([`PcPlayer::with_guided`] values only a few moves instead).
+    /// [`PcPlayer::with_exact_from`] pieces left and at most `pieces`
+    /// ([`DEFAULT_LAYERED_FROM`] by default, at most 10; 0 turns it off), the exact solver
+    /// decides when its layered search answers the decision ([`Engine::Layered`]: the
+    /// hold slot filled and three or four pieces not revealed yet). With an empty hold
+    /// slot the depth-first search could take minutes, so such decisions stay
+    /// clairvoyant or sampled.
     pub fn with_layered_from(mut self, pieces: u32) -> PcPlayer {
         self.layered_from = pieces.min(10);
         self
     }
 
     /// For the decisions a graph does not answer (or without one): with more pieces left
-    /// than [`PcPlayer::with_layered_from`] and at most `pieces` (at
-    /// most 10; 0 turns it off), when the layered search applies (the hold slot filled):
-    /// the sampled continuations rank the moves (then every other move follows in the
-    /// heuristic's order), the first `moves` of that ranking are valued exactly (stopping
-    /// at the first certain one) within
-    /// [`PcPlayer::with_guided_states`], and the best of them is played
-    /// ([`DecisionKind::Guided`]). [`DEFAULT_GUIDED`]: 10 pieces and 8 moves, the first
-    /// decision of each PC after the first; on seeds 1 to 1,000, 893 reach 10 PCs against
-    /// 880 with 2 moves and 839 without, and on seeds 1,001 to 2,000 891 against 866
-    /// with 2 moves, with a 99th-percentile decision time of 0.82 to 0.84 s (`CHANGELOG.md`).
+    /// than [`PcPlayer::with_layered_from`] and at most `pieces` (at most 10; 0 turns it
+    /// off), when the layered search applies (the hold slot filled): the sampled
+    /// continuations rank the moves (then every other move follows in the heuristic's
+    /// order), the first `moves` of that ranking are valued exactly (stopping at the
+    /// first certain one) within [`PcPlayer::with_guided_states`] with
+    /// [`Solver::chances_of`], and the best of them is played ([`DecisionKind::Guided`]).
+    /// [`DEFAULT_GUIDED`] by default.
     pub fn with_guided(mut self, pieces: u32, moves: usize) -> PcPlayer {
         self.guided = (pieces.min(10), moves);
         self
@@ -302,12 +304,10 @@ impl PcPlayer {
     /// The most search states a guided decision ([`PcPlayer::with_guided`]) may value
     /// ([`DEFAULT_GUIDED_STATES`] by default): the moves not valued by then are not
     /// played, and when not even the first one is, the sampled ranking's first move is
-    /// (a [`DecisionKind::Sampled`] decision). A state takes a few microseconds: with the
-    /// defaults, the guided decisions of seeds 1 to 1,000 took 118 ms at the median, 802 ms
-    /// at the 90th percentile and 1.26 s at most (`CHANGELOG.md`). Fields whose fill orders
-    /// the solver remembers from earlier decisions cost nothing, so whether a position is
-    /// valued within the budget depends on what the game searched before (a game still
-    /// replays the same).
+    /// (a [`DecisionKind::Sampled`] decision). Fields whose fill orders the solver
+    /// remembers from earlier decisions cost nothing, so whether a position is valued
+    /// within the budget depends on what the game searched before (a game still replays
+    /// the same).
     pub fn with_guided_states(mut self, states: u64) -> PcPlayer {
         self.guided_states = states;
         self
@@ -315,14 +315,12 @@ impl PcPlayer {
 
     /// For the decisions a graph does not answer (or without one): with more than
     /// [`PcPlayer::with_exact_from`] pieces left and at most `pieces`
-    /// (9 by default, at most 10; 0 turns it off), moves are ranked by their clairvoyant
-    /// chance: the share of the bag's continuations for which a PC exists with the whole
-    /// queue known (an upper bound on the exact chance, close to it with a long preview),
-    /// with the heuristic breaking ties. The search expands at most `states` states
-    /// (3,000,000 by default; about a microsecond each on the test machine, so about 3 s
-    /// at most) and the decision is sampled when that is not enough. Over 100 seeded
-    /// games, `600_000` keeps the 99th-percentile decision time under 1 s but reaches 10
-    /// PCs less often (see `CHANGELOG.md`).
+    /// ([`DEFAULT_CLAIRVOYANT`] by default, at most 10; 0 turns it off), moves are ranked
+    /// by their clairvoyant chance ([`Searcher::clairvoyant_count`]: the share of the
+    /// bag's continuations for which a PC exists with the whole queue known, an upper
+    /// bound on the exact chance), with the heuristic breaking ties. The searches expand
+    /// at most `states` states in all, and the decision is sampled when that is not
+    /// enough.
     pub fn with_clairvoyant(mut self, pieces: u32, states: u64) -> PcPlayer {
         self.clairvoyant_from = pieces.min(10);
         self.clairvoyant_states = states;
@@ -330,19 +328,13 @@ impl PcPlayer {
     }
 
     /// Whether the moves that keep the PC certain are told apart by the piece they can
-    /// leave in hold for the next PC ([`crate::carry::carry_rank`]). Once every piece the
+    /// leave in hold for the next PC ([`pc_solver::carry_rank`]). Once every piece the
     /// PC needs is in view, the move that can leave the best piece is played. Before
     /// that, when at most two pieces are not seen yet and they are the rest of the
     /// current bag in at most 12 orders (a *steered* decision), the moves are put in order
     /// of the best piece each can leave, summed over those orders with the whole queue
     /// known, and the first of them whose exact chance is 1 is played. Off, the exact
-    /// solver's first best move is played.
-    ///
-    /// On by default: the second PC of the bag cycle is always made, and it decides what
-    /// the third, the hardest, starts with. With five previews and SRS+ (`ten_pc`), the
-    /// third PC started with S or Z in hold 83 times of 190 without it (seeds 1 to 100)
-    /// and 58 times of 1,896 with it (seeds 1 to 1,000, without the exact opening), and
-    /// 927 of those 1,000 games reached 10 PCs against 893 without it (`CHANGELOG.md`).
+    /// solver's first best move is played. On by default.
     pub fn with_carry(mut self, carry: bool) -> PcPlayer {
         self.carry = carry;
         self
@@ -352,17 +344,11 @@ impl PcPlayer {
     /// already known (the last of its bag, as at the start of a game, where the preview
     /// shows six pieces of the first bag), holds the current piece and places the next
     /// one where the exact chance is best: the position after the hold is one the
-    /// layered search answers ([`DecisionKind::Exact`]). Without it, such a decision is
-    /// sampled. Placing the current piece at once is not valued (the hold slot would stay
-    /// empty, which the layered search does not answer), so the hold is always pressed.
-    ///
-    /// On by default, though it takes seconds: over seeds 1 to 100 (`ten_pc --endless
-    /// --pieces 11`, five previews, SRS+) the first decision of a game took 4.3 s at the
-    /// median and 8.7 s at most, and the exact chance of the move played averaged 99.1%,
-    /// where a guided decision after the hold (eight moves, 250,000 states) picks moves
-    /// whose exact chance averages 96.4%. It is one decision of about a hundred in a
-    /// 10-PC game, so the 99th-percentile decision time stays under 1 s (`CHANGELOG.md`:
-    /// the first PC of a game was made in 498 of seeds 1 to 500 with it and 481 without).
+    /// layered search or the graph answers ([`DecisionKind::Exact`]). Without it, such a
+    /// decision is sampled. Placing the current piece at once is not valued (the hold
+    /// slot would stay empty, which those engines do not answer), so the hold is always
+    /// pressed. On by default; without a graph it is the slowest decision of a game
+    /// (seconds).
     pub fn with_exact_opening(mut self, exact: bool) -> PcPlayer {
         self.exact_opening = exact;
         self
@@ -422,8 +408,8 @@ impl PcPlayer {
         })
     }
 
-    fn pc_move(&mut self, view: &GameView<'_>, line: u32) -> Option<(Move, DecisionKind)> {
-        let field = PcField::new_unchecked(view.board, line);
+    fn pc_move(&mut self, view: &GameView<'_>, line: u32) -> Option<(Play, DecisionKind)> {
+        let field = PcField::new(view.board, line).ok()?;
         if !field.can_be_filled() || view.preview.len() != self.preview {
             return None;
         }
@@ -439,20 +425,24 @@ impl PcPlayer {
             }
         }
         if self.exact_opening {
-            if let Some(found) = self.opening_move(view, field, line) {
+            if let Some(found) = self.opening_move(view, line) {
                 return Some((found, DecisionKind::Exact));
             }
         }
-        if needed <= self.exact_from || self.graph_answers(view, line) {
-            let found = self.exact_move(view, line).ok().flatten();
+        let position = self.position(view, line);
+        // Which engine the solver would answer with decides how this decision is made.
+        let engine = self.solver.engine_for(&position).ok();
+        if needed <= self.exact_from || engine == Some(Engine::Graph) {
+            let found = self.exact_move(view, &position).ok().flatten();
             return found.map(|m| (m, DecisionKind::Exact));
         }
-        if needed <= self.layered_from && self.layered_applies(view, field) {
-            let found = self.exact_move(view, line).ok().flatten();
+        let layered = engine == Some(Engine::Layered);
+        if needed <= self.layered_from && layered {
+            let found = self.exact_move(view, &position).ok().flatten();
             return found.map(|m| (m, DecisionKind::Exact));
         }
-        if needed <= self.guided.0 && self.guided.1 > 0 && self.layered_applies(view, field) {
-            if let Some((found, kind)) = self.guided_move(view, field, line) {
+        if needed <= self.guided.0 && self.guided.1 > 0 && layered {
+            if let Some((found, kind)) = self.guided_move(view, field, &position) {
                 return found.map(|m| (m, kind));
             }
         }
@@ -467,48 +457,35 @@ impl PcPlayer {
 
     /// With the hold slot empty and the piece a hold reveals known: hold, and place the
     /// next piece where the exact chance is best ([`PcPlayer::with_exact_opening`]).
-    /// `None` when that does not apply, the layered search does not answer the position
-    /// after the hold, or no placement keeps a chance.
-    fn opening_move(&mut self, view: &GameView<'_>, field: PcField, line: u32) -> Option<Move> {
+    /// `None` when that does not apply, neither the layered search nor the graph answers
+    /// the position after the hold, or no placement keeps a chance.
+    fn opening_move(&mut self, view: &GameView<'_>, line: u32) -> Option<Play> {
         let remaining = view.bag.remaining();
         if !self.rules.hold || view.hold.is_some() || remaining.len() != 1 {
             return None;
         }
         let (&next, rest) = view.preview.split_first()?;
         let revealed = remaining.first()?;
-        let mut queue = vec![next];
-        queue.extend_from_slice(rest);
-        queue.push(revealed);
-        let decision = crate::engine::layered::Decision {
-            field,
-            hold: Some(view.current),
-            queue: &queue,
-            bag: 0,
-            can_hold: false,
-        };
-        if !crate::engine::layered::applies(&decision, true, false) {
-            return None;
-        }
+        let mut preview = rest.to_vec();
+        preview.push(revealed);
         let position = Position::new(view.board, next)
             .with_clear_line(line)
             .with_hold(Some(view.current))
-            .with_preview(&queue[1..])
+            .with_preview(&preview)
             .with_bag(PieceSet::EMPTY)
             .with_hold_used(true);
+        let engine = self.solver.engine_for(&position).ok()?;
+        if !matches!(engine, Engine::Layered | Engine::Graph) {
+            return None;
+        }
         let best = self.solver.best_move(&position).ok()?;
-        let placement = best.best?.placement;
+        let placement = best.best?.mv.placement;
         if best.chance.is_zero() {
             return None;
         }
-        let found = self.legal(view, true, placement)?;
+        let found = self.legal(view, Move::hold_then(placement))?;
         self.chance = Some(best.chance);
         Some(found)
-    }
-
-    /// Whether the solver's graph answers this decision.
-    fn graph_answers(&mut self, view: &GameView<'_>, line: u32) -> bool {
-        let position = self.position(view, line);
-        self.solver.graph_answers(&position)
     }
 
     /// The decision as the solver takes it.
@@ -520,37 +497,27 @@ impl PcPlayer {
             .with_bag(view.bag.remaining())
     }
 
-    /// Whether the solver's layered search answers this decision.
-    fn layered_applies(&self, view: &GameView<'_>, field: PcField) -> bool {
-        let mut queue = vec![view.current];
-        queue.extend_from_slice(view.preview);
-        let decision = crate::engine::layered::Decision {
-            field,
-            hold: view.hold,
-            queue: &queue,
-            bag: view.bag.remaining().bits(),
-            can_hold: true,
-        };
-        crate::engine::layered::applies(&decision, self.rules.hold, false)
+    /// Forgets what the known-queue searches remember past `limit` states.
+    fn bound_search_memory(&mut self, limit: usize) {
+        if self.searcher.memo_len() > limit {
+            self.searcher.clear();
+        }
     }
 
     /// The move whose child clears the most continuations of the bag with the whole queue
     /// known (the heuristic breaks ties); `None` when more pieces are unknown than the
     /// clairvoyant search takes, `Some(None)` when no move can clear.
-    fn clairvoyant_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Option<Move>> {
-        let goal = Goal {
-            lower_clears: false,
-        };
-        let candidates = match self.candidates(view, field, goal) {
-            Moves::Clear(hold, placement) => return Some(self.legal(view, hold, placement)),
+    fn clairvoyant_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Option<Play>> {
+        let candidates = match self.candidates(view, field) {
+            Moves::Clear(mv) => return Some(self.legal(view, mv)),
             Moves::Keep(candidates) => candidates,
         };
         // Only moves the game allows, with their keys.
-        let mut candidates: Vec<(Candidate, Move)> = candidates
+        let mut candidates: Vec<(Candidate, Play)> = candidates
             .into_iter()
             .filter_map(|c| {
-                let mv = self.legal(view, c.hold, c.placement)?;
-                Some((c, mv))
+                let play = self.legal(view, c.mv)?;
+                Some((c, play))
             })
             .collect();
         // The heuristic's order settles ties, and puts likely good moves first so that
@@ -558,51 +525,49 @@ impl PcPlayer {
         candidates.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
         // After any move the same pieces are in view (the hold slot and the preview
         // trade places); the last piece of a bag is known before it is seen.
-        let known = view.preview.len() as u32 + view.hold.is_some() as u32;
-        let mut unknown = (field.pieces_needed().saturating_sub(1) + self.rules.hold as u32)
+        let known = view.preview.len() + view.hold.is_some() as usize;
+        let mut unknown = (field.pieces_needed().saturating_sub(1) as usize
+            + self.rules.hold as usize)
             .saturating_sub(known);
-        let mut bag = view.bag.remaining().bits();
+        let mut bag = view.bag;
         let mut last_of_bag = None;
-        if unknown > 0 && bag.count_ones() == 1 {
-            last_of_bag = Some(Piece::ALL[bag.trailing_zeros() as usize]);
-            bag = 0;
+        if unknown > 0 && bag.remaining().len() == 1 {
+            last_of_bag = bag.remaining().first();
+            bag = BagState::FRESH;
             unknown -= 1;
         }
         if unknown > MAX_UNKNOWN {
             return None;
         }
-        let mut solver = KnownSolver::new(
-            self.rules.generator(),
-            self.rules.hold,
-            goal,
-            &mut self.memo,
-        )
-        .caching_children();
-        solver.set_allowance(Some(self.clairvoyant_states));
+        self.searcher.set_state_limit(Some(self.clairvoyant_states));
         // In the heuristic's order, which breaks ties: a move that clears every
         // continuation, when there is one, usually comes early and cuts the rest off at
         // once.
-        let mut best: Option<(u64, &Move)> = None;
+        let mut best: Option<(u64, &Play)> = None;
         let mut queue = Vec::new();
-        for (c, mv) in &candidates {
+        for (c, play) in &candidates {
             queue.clear();
             queue.extend(c.rest.iter().copied().chain(last_of_bag));
             let beat = best.map_or(0, |(count, _)| count);
-            if let Some(cleared) =
-                solver.clairvoyant(c.child, c.hold_after, &queue, bag, unknown, Some(beat))
-            {
-                best = Some((cleared.len(), mv));
+            let cleared = self.searcher.clairvoyant_count(
+                &c.child,
+                c.hold_after,
+                &queue,
+                bag,
+                unknown,
+                Some(beat),
+            );
+            if let Ok(Some(cleared)) = cleared {
+                best = Some((cleared, play));
             }
         }
-        solver.set_allowance(None);
-        if solver.take_ran_out() {
+        self.searcher.set_state_limit(None);
+        if self.searcher.take_ran_out() {
             // Counts cut short by the budget are not counts: leave the decision to samples.
             return None;
         }
-        let found = best.map(|(_, mv)| mv.clone());
-        if self.memo.len() > 4_000_000 {
-            self.memo.clear();
-        }
+        let found = best.map(|(_, play)| play.clone());
+        self.bound_search_memory(SEARCH_MEMO_LIMIT);
         Some(found)
     }
 
@@ -612,50 +577,39 @@ impl PcPlayer {
         &mut self,
         view: &GameView<'v>,
         field: PcField,
-        goal: Goal,
-    ) -> Result<Vec<Candidate<'v>>, Option<Move>> {
-        match self.candidates(view, field, goal) {
-            Moves::Clear(hold, placement) => {
+    ) -> Result<Vec<Candidate<'v>>, Option<Play>> {
+        match self.candidates(view, field) {
+            Moves::Clear(mv) => {
                 self.chance = Some(Ratio::ONE);
-                Err(self.legal(view, hold, placement))
+                Err(self.legal(view, mv))
             }
             Moves::Keep(candidates) => Ok(candidates),
         }
     }
 
     /// With every piece of the PC in view, a move that keeps the PC certain and leaves
-    /// the best piece in hold for the next PC ([`crate::carry::carry_rank`]; the heuristic breaks
-    /// ties); `None` when no move keeps a PC possible.
-    fn carry_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Move> {
-        let goal = Goal {
-            lower_clears: false,
-        };
-        let candidates = match self.keep_or_clear(view, field, goal) {
+    /// the best piece in hold for the next PC ([`pc_solver::carry_rank`]; the heuristic
+    /// breaks ties); `None` when no move keeps a PC possible.
+    fn carry_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Play> {
+        let candidates = match self.keep_or_clear(view, field) {
             Ok(candidates) => candidates,
             Err(clear) => return clear,
         };
         let in_view = 1 + view.preview.len() + view.hold.is_some() as usize;
-        let placed = placed_mod_7(view.bag.remaining().len(), in_view);
+        let placed = pieces_placed_mod_7(view.bag.remaining().len(), in_view);
         let phase = cycle_phase(placed + u64::from(field.pieces_needed()));
-        let mut solver = KnownSolver::new(
-            self.rules.generator(),
-            self.rules.hold,
-            goal,
-            &mut self.memo,
-        );
-        let mut ranked: Vec<(u16, f64, bool, Placement)> = Vec::new();
+        let mut ranked: Vec<(u16, f64, Move)> = Vec::new();
         for c in &candidates {
-            if let Some(rank) = solver.best_carry_rank(c.child, c.hold_after, c.rest, phase) {
-                ranked.push((rank, c.score, c.hold, c.placement));
+            let rank = self
+                .searcher
+                .best_carry_rank(&c.child, c.hold_after, c.rest, phase);
+            if let Some(rank) = rank {
+                ranked.push((rank, c.score, c.mv));
             }
         }
-        if self.memo.len() > 4_000_000 {
-            self.memo.clear();
-        }
+        self.bound_search_memory(SEARCH_MEMO_LIMIT);
         ranked.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
-        let found = ranked
-            .iter()
-            .find_map(|&(_, _, hold, placement)| self.legal(view, hold, placement));
+        let found = ranked.iter().find_map(|&(_, _, mv)| self.legal(view, mv));
         self.chance = Some(if found.is_some() {
             Ratio::ONE
         } else {
@@ -666,10 +620,10 @@ impl PcPlayer {
 
     /// Before every piece of the PC is in view, when the pieces not seen yet are the rest
     /// of the current bag in some order (at most [`MAX_STEERED_ORDERS`] orders): the moves
-    /// in order of the carry they can leave ([`crate::carry::carry_rank`], summed over
+    /// in order of the carry they can leave ([`pc_solver::carry_rank`], summed over
     /// those orders with the whole queue known), and the first of them whose exact chance
     /// is 1 is played. `None` when no move is certain: the other ways decide then.
-    fn steered_move(&mut self, view: &GameView<'_>, field: PcField, line: u32) -> Option<Move> {
+    fn steered_move(&mut self, view: &GameView<'_>, field: PcField, line: u32) -> Option<Play> {
         let needed = field.pieces_needed() as usize;
         let in_view = 2 + view.preview.len();
         // A PC with hold uses one piece more than it places.
@@ -681,22 +635,13 @@ impl PcPlayer {
         if orders.is_empty() || orders.len() > MAX_STEERED_ORDERS {
             return None;
         }
-        let goal = Goal {
-            lower_clears: false,
-        };
-        let candidates = match self.keep_or_clear(view, field, goal) {
+        let candidates = match self.keep_or_clear(view, field) {
             Ok(candidates) => candidates,
             Err(clear) => return clear,
         };
-        let placed = placed_mod_7(view.bag.remaining().len(), in_view);
+        let placed = pieces_placed_mod_7(view.bag.remaining().len(), in_view);
         let phase = cycle_phase(placed + needed as u64);
-        let mut solver = KnownSolver::new(
-            self.rules.generator(),
-            self.rules.hold,
-            goal,
-            &mut self.memo,
-        );
-        let mut scored: Vec<(u32, f64, bool, Placement)> = Vec::new();
+        let mut scored: Vec<(u32, f64, Move)> = Vec::new();
         let mut queue = Vec::new();
         for c in &candidates {
             let mut total = 0;
@@ -704,78 +649,83 @@ impl PcPlayer {
                 queue.clear();
                 queue.extend_from_slice(c.rest);
                 queue.extend_from_slice(order);
-                let best = solver.best_carry_rank(c.child, c.hold_after, &queue, phase);
+                let best = self
+                    .searcher
+                    .best_carry_rank(&c.child, c.hold_after, &queue, phase);
                 total += best.map_or(0, u32::from);
             }
             if total > 0 {
-                scored.push((total, c.score, c.hold, c.placement));
+                scored.push((total, c.score, c.mv));
             }
         }
-        if self.memo.len() > 4_000_000 {
-            self.memo.clear();
-        }
+        self.bound_search_memory(SEARCH_MEMO_LIMIT);
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
         let position = self.position(view, line);
         // With two pieces unseen at most, the solver ranks every move in milliseconds.
         let ranked = self.solver.recommend(&position).ok()?;
-        let certain: AHashSet<(bool, Placement)> = ranked
+        let certain: HashSet<Move> = ranked
             .moves
             .iter()
             .filter(|m| m.chance.is_one())
-            .map(|m| (m.hold, m.placement))
+            .map(|m| m.mv)
             .collect();
-        let &(_, _, hold, placement) = scored
-            .iter()
-            .find(|&&(_, _, hold, placement)| certain.contains(&(hold, placement)))?;
+        let &(_, _, mv) = scored.iter().find(|&&(_, _, mv)| certain.contains(&mv))?;
         self.chance = Some(Ratio::ONE);
-        self.legal(view, hold, placement)
+        self.legal(view, mv)
     }
 
     /// The move with the best exact chance; `None` when it is 0 (or no move with a chance
     /// is legal in the game).
-    fn exact_move(&mut self, view: &GameView<'_>, line: u32) -> Result<Option<Move>, SolverError> {
-        let position = self.position(view, line);
-        let best = self.solver.best_move(&position)?;
+    fn exact_move(
+        &mut self,
+        view: &GameView<'_>,
+        position: &Position,
+    ) -> Result<Option<Play>, SolverError> {
+        let best = self.solver.best_move(position)?;
         self.chance = Some(best.chance);
         if best.chance.is_zero() {
             return Ok(None);
         }
         if let Some(m) = best.best {
-            if let Some(mv) = self.legal(view, m.hold, m.placement) {
-                return Ok(Some(mv));
+            if let Some(play) = self.legal(view, m.mv) {
+                return Ok(Some(play));
             }
         }
         // Holding into the empty slot is best when the piece it reveals is seen first, but
         // the game places at once; or the best placement has no path from the spawn. The
         // full ranking gives the best placement the game allows, chosen blind.
-        let ranked = self.solver.recommend(&position)?;
+        let ranked = self.solver.recommend(position)?;
         let found = ranked
             .moves
             .iter()
             .filter(|m| !m.chance.is_zero())
-            .find_map(|m| Some((m.chance, self.legal(view, m.hold, m.placement)?)));
-        Ok(found.map(|(chance, mv)| {
+            .find_map(|m| Some((m.chance, self.legal(view, m.mv)?)));
+        Ok(found.map(|(chance, play)| {
             self.chance = Some(chance);
-            mv
+            play
         }))
     }
 
     /// The moves of a PC decision: one that makes the PC at once, or else those that
     /// keep it possible, one per field and hold slot they lead to.
-    fn candidates<'v>(&self, view: &GameView<'v>, field: PcField, goal: Goal) -> Moves<'v> {
+    fn candidates<'v>(&self, view: &GameView<'v>, field: PcField) -> Moves<'v> {
         let mut candidates = Vec::new();
-        let mut seen = AHashSet::new();
+        let mut seen = HashSet::new();
         for turn in view.turns() {
             let Ok(set) = view.placements(turn.piece) else {
                 continue;
             };
             for placement in set.iter() {
-                if placement.rows().1 >= field.height() {
+                if placement.rows().1 >= field.clear_line() {
                     continue;
                 }
+                let mv = Move {
+                    hold: turn.hold,
+                    placement,
+                };
                 let child = field.place(&placement);
-                if goal.reached(&child) {
-                    return Moves::Clear(turn.hold, placement);
+                if child.is_clear() {
+                    return Moves::Clear(mv);
                 }
                 if !child.can_be_filled() || !seen.insert((child, turn.hold_after)) {
                     continue;
@@ -785,8 +735,7 @@ impl PcPlayer {
                     .evaluate(&view.board, &placement, TSpin::None)
                     .map_or(f64::NEG_INFINITY, |e| e.score);
                 candidates.push(Candidate {
-                    hold: turn.hold,
-                    placement,
+                    mv,
                     child,
                     hold_after: turn.hold_after,
                     rest: &view.preview[turn.queue_used..],
@@ -806,43 +755,40 @@ impl PcPlayer {
         &mut self,
         view: &GameView<'_>,
         field: PcField,
-        line: u32,
-    ) -> Option<(Option<Move>, DecisionKind)> {
+        position: &Position,
+    ) -> Option<(Option<Play>, DecisionKind)> {
         let ranking = match self.sampled_ranking(view, field) {
-            Ranking::Clear(hold, placement) => {
-                return Some((self.legal(view, hold, placement), DecisionKind::Guided));
+            Ranking::Clear(mv) => {
+                return Some((self.legal(view, mv), DecisionKind::Guided));
             }
             Ranking::Moves(moves) => moves,
         };
         let mut tried = ranking;
         tried.truncate(self.guided.1);
-        let position = self.position(view, line);
         let values = self
             .solver
-            .chances_of(&position, &tried, Some(self.guided_states))
-            .ok()??;
+            .chances_of(position, &tried, Some(self.guided_states))
+            .ok()?;
         // The first of the best: the sampled ranking breaks ties.
-        let mut best: Option<(Ratio, (bool, Placement))> = None;
+        let mut best: Option<(Ratio, Move)> = None;
         let mut unvalued = None;
-        for (&m, v) in tried.iter().zip(values) {
+        for (&mv, v) in tried.iter().zip(values) {
             match v {
-                Some(v) if best.is_none_or(|(b, _)| v > b) => best = Some((v, m)),
+                Some(v) if best.is_none_or(|(b, _)| v > b) => best = Some((v, mv)),
                 Some(_) => {}
                 None => {
-                    unvalued.get_or_insert(m);
+                    unvalued.get_or_insert(mv);
                 }
             }
         }
         match (best, unvalued) {
-            (Some((chance, (hold, placement))), _) if !chance.is_zero() => {
+            (Some((chance, mv)), _) if !chance.is_zero() => {
                 self.chance = Some(chance);
-                Some((self.legal(view, hold, placement), DecisionKind::Guided))
+                Some((self.legal(view, mv), DecisionKind::Guided))
             }
             // Out of budget before a move with a chance was found (after a certain move
             // nothing is left unvalued): the ranking decides among the moves not valued.
-            (_, Some((hold, placement))) => {
-                Some((self.legal(view, hold, placement), DecisionKind::Sampled))
-            }
+            (_, Some(mv)) => Some((self.legal(view, mv), DecisionKind::Sampled)),
             (Some((chance, _)), None) => {
                 self.chance = Some(chance);
                 None
@@ -851,32 +797,23 @@ impl PcPlayer {
         }
     }
 
-    /// The move that clears the sampled continuations best (see the module docs).
-    fn sampled_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Move> {
+    /// The move that clears the sampled continuations best (see [`PcPlayer`]).
+    fn sampled_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Play> {
         match self.sampled_ranking(view, field) {
-            Ranking::Clear(hold, placement) => self.legal(view, hold, placement),
-            Ranking::Moves(moves) => {
-                let (hold, placement) = *moves.first()?;
-                self.legal(view, hold, placement)
-            }
+            Ranking::Clear(mv) => self.legal(view, mv),
+            Ranking::Moves(moves) => self.legal(view, *moves.first()?),
         }
     }
 
     /// The moves ranked by the sampled continuations: those that clear the most
-    /// telling ones first, the heuristic breaking ties (see the module docs).
+    /// telling ones first, the heuristic breaking ties (see [`PcPlayer`]).
     fn sampled_ranking(&mut self, view: &GameView<'_>, field: PcField) -> Ranking {
-        let goal = Goal {
-            lower_clears: false,
-        };
-        let mut candidates = match self.candidates(view, field, goal) {
-            Moves::Clear(hold, placement) => return Ranking::Clear(hold, placement),
+        let mut candidates = match self.candidates(view, field) {
+            Moves::Clear(mv) => return Ranking::Clear(mv),
             Moves::Keep(candidates) => candidates,
         };
         // Every move in the heuristic's order, to follow the ranked ones.
-        let mut everything: Vec<(f64, bool, Placement)> = candidates
-            .iter()
-            .map(|c| (c.score, c.hold, c.placement))
-            .collect();
+        let mut everything: Vec<(f64, Move)> = candidates.iter().map(|c| (c.score, c.mv)).collect();
         everything.sort_by(|a, b| b.0.total_cmp(&a.0));
         // Overhangs early in a PC need exact line clears later: try clean moves when
         // there are any.
@@ -887,12 +824,6 @@ impl PcPlayer {
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
         candidates.truncate(CANDIDATES);
         let draws = self.draws(view.bag, field.pieces_needed() as usize + 1);
-        let mut solver = KnownSolver::new(
-            self.rules.generator(),
-            self.rules.hold,
-            goal,
-            &mut self.memo,
-        );
         // Continuations are tried in turn: the moves that clear one (if any does) go on to
         // the next, so a move is chosen by the first continuation that tells them apart.
         let mut alive: Vec<usize> = (0..candidates.len()).collect();
@@ -909,7 +840,10 @@ impl PcPlayer {
                 queue.clear();
                 queue.extend_from_slice(rest);
                 queue.extend_from_slice(draw);
-                if solver.solve_within(child, hold_after, &queue, SEARCH_STATES) == Some(true) {
+                let found =
+                    self.searcher
+                        .has_solution_within(&child, hold_after, &queue, SEARCH_STATES);
+                if found == Some(true) {
                     cleared.push(i);
                 }
             }
@@ -917,18 +851,13 @@ impl PcPlayer {
                 alive = cleared;
             }
         }
-        if self.memo.len() > 2_000_000 {
-            self.memo.clear();
-        }
+        self.bound_search_memory(SAMPLED_MEMO_LIMIT);
         let mut order = alive.clone();
         order.extend((0..candidates.len()).filter(|i| !alive.contains(i)));
-        let mut ranked: Vec<(bool, Placement)> = order
-            .into_iter()
-            .map(|i| (candidates[i].hold, candidates[i].placement))
-            .collect();
-        for (_, hold, placement) in everything {
-            if !ranked.contains(&(hold, placement)) {
-                ranked.push((hold, placement));
+        let mut ranked: Vec<Move> = order.into_iter().map(|i| candidates[i].mv).collect();
+        for (_, mv) in everything {
+            if !ranked.contains(&mv) {
+                ranked.push(mv);
             }
         }
         Ranking::Moves(ranked)
@@ -955,37 +884,33 @@ impl PcPlayer {
             .collect()
     }
 
-    /// The game move, with its keys from the spawn, if the game allows it.
-    fn legal(&self, view: &GameView<'_>, hold: bool, placement: Placement) -> Option<Move> {
-        let piece = if hold {
+    /// The move as the game plays it, with its keys from the spawn, if the game allows
+    /// it.
+    fn legal(&self, view: &GameView<'_>, mv: Move) -> Option<Play> {
+        let piece = if mv.hold {
             view.hold_piece()?
         } else {
             view.current
         };
-        if piece != placement.piece() {
+        if piece != mv.placement.piece() {
             return None;
         }
         let path = self
             .rules
             .generator()
-            .path_from_spawn(&view.board, &placement, view.spawn)
+            .path_from_spawn(&view.board, &mv.placement, view.spawn)
             .ok()
             .flatten()?;
-        let mv = if hold {
-            Move::hold_then(placement)
-        } else {
-            Move::place(placement)
-        };
-        Some(mv.with_path(path))
+        Some(Play::from(mv).with_path(path))
     }
 }
 
 impl Player for PcPlayer {
-    fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
+    fn choose(&mut self, view: &GameView<'_>) -> Option<Play> {
         if let Some(line) = self.pc_line(&view.board) {
-            if let Some((mv, kind)) = self.pc_move(view, line) {
-                let field = PcField::new_unchecked(view.board, line);
-                let (after, cleared) = field.place_and_clear(&mv.placement);
+            if let Some((play, kind)) = self.pc_move(view, line) {
+                let field = PcField::new(view.board, line).expect("pc_move checked it");
+                let (after, cleared) = field.place_and_clear(&play.mv.placement);
                 let left = line - cleared.count_ones();
                 // An empty board is a PC for the game even below the line: start afresh.
                 let open = left > 0 && !after.board().is_empty();
@@ -997,7 +922,7 @@ impl Player for PcPlayer {
                     _ => self.stats.sampled += 1,
                 }
                 self.last = Some(kind);
-                return Some(mv);
+                return Some(play);
             }
             if self.building.is_some() {
                 self.stats.abandoned += 1;
@@ -1009,8 +934,8 @@ impl Player for PcPlayer {
         let decision = self.fallback.decide(view)?;
         // With its keys when a path from the spawn is found (always, for placements the
         // evaluator generates from the spawn).
-        self.legal(view, decision.hold, decision.placement)
-            .or_else(|| Some(decision.to_move()))
+        self.legal(view, decision.mv)
+            .or_else(|| Some(Play::from(decision.mv)))
     }
 }
 

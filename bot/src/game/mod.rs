@@ -3,8 +3,8 @@
 //! drop mode, every move checked for legality, and game records that replay exactly.
 //!
 //! ```
-//! use pc_solver::game::{Game, GameConfig, GameRecord, Limits, Stop};
-//! use pc_solver::heuristic::Evaluator;
+//! use pc_bot::{Game, GameConfig, GameRecord, Limits, Stop};
+//! use pc_bot::Evaluator;
 //!
 //! // A heuristic player, 100 pieces of a seeded game.
 //! let mut game = Game::new(GameConfig::new(1))?;
@@ -26,8 +26,8 @@
 //!   may stick out above row 20.
 //! - **Spawn**: [`pc_srs::guideline_spawn`]: rotation centre at column 4, row 20, spawn
 //!   orientation (the piece fills rows 20–21).
-//! - **Moves**: [`Move`] = hold or not + the placement where the piece locks (+ optionally
-//!   its input path). It must be reachable from the spawn with the game's kick table and
+//! - **Moves**: a [`Play`] = a [`pc_solver::Move`] (hold or not + the placement where the
+//!   piece locks) and optionally its input path. It must be reachable from the spawn with the game's kick table and
 //!   drop mode ([`pc_srs::MoveGenerator::placements_from_spawn`]) and rest on the stack;
 //!   otherwise [`Game::play`] refuses it with a [`MoveError`] and the game is unchanged.
 //! - **Hold**: once per piece (each move is one placement). Holding with an empty slot
@@ -42,10 +42,10 @@ mod random;
 mod record;
 mod sim;
 
-pub use error::{GameError, MoveError, ParseMoveError, PlayError, RecordError};
+pub use error::{GameError, MoveError, PlayError, RecordError};
 pub use random::{Rng, SevenBag};
 pub use record::{GameRecord, Outcome};
 pub use sim::{
-    Game, GameConfig, GameOver, GameView, Limits, MAX_PREVIEW, Move, MoveResult, Player, Stats,
+    Game, GameConfig, GameOver, GameView, Limits, MAX_PREVIEW, MoveResult, Play, Player, Stats,
     Stop, Turn, VISIBLE_ROWS,
 };

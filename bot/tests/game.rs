@@ -2,12 +2,12 @@
 
 use pc_bag::BagState;
 use pc_bitboard::Board32;
-use pc_solver::Rules;
-use pc_solver::game::{
-    Game, GameConfig, GameOver, GameRecord, GameView, Limits, Move, MoveError, Player, RecordError,
+use pc_bot::Evaluator;
+use pc_bot::{
+    Game, GameConfig, GameOver, GameRecord, GameView, Limits, MoveError, Play, Player, RecordError,
     SevenBag, Stop,
 };
-use pc_solver::heuristic::Evaluator;
+use pc_solver::Rules;
 use pc_srs::{DropMode, KickTable, Orientation, Piece, Placement};
 use proptest::prelude::*;
 
@@ -69,7 +69,7 @@ fn illegal_moves_are_refused_and_change_nothing() {
     let before = game.clone().outcome();
 
     // Another piece than the current one.
-    let wrong = Move::place(on_floor_left(other));
+    let wrong = Play::place(on_floor_left(other));
     assert_eq!(
         game.play(&wrong),
         Err(MoveError::WrongPiece {
@@ -80,13 +80,13 @@ fn illegal_moves_are_refused_and_change_nothing() {
     // In mid-air.
     let floating = current.with(Orientation::Spawn).at(4, 8).unwrap();
     assert_eq!(
-        game.play(&Move::place(floating)),
+        game.play(&Play::place(floating)),
         Err(MoveError::Unreachable(floating))
     );
     // Above the 32 rows of the board.
     let off = current.with(Orientation::Spawn).at(4, 40).unwrap();
     assert_eq!(
-        game.play(&Move::place(off)),
+        game.play(&Play::place(off)),
         Err(MoveError::Unreachable(off))
     );
     // A path that leads elsewhere.
@@ -99,7 +99,7 @@ fn illegal_moves_are_refused_and_change_nothing() {
         .unwrap()
         .unwrap();
     assert_eq!(
-        game.play(&Move::place(target).with_path(path.clone())),
+        game.play(&Play::place(target).with_path(path.clone())),
         Err(MoveError::PathMismatch(target))
     );
     assert_eq!(game.outcome(), before);
@@ -109,9 +109,9 @@ fn illegal_moves_are_refused_and_change_nothing() {
         .path_from_spawn(game.board(), &target, game.spawn())
         .unwrap()
         .unwrap();
-    assert!(game.play(&Move::place(target).with_path(good)).is_ok());
+    assert!(game.play(&Play::place(target).with_path(good)).is_ok());
     assert_eq!(game.stats().pieces, 1);
-    assert!(game.play(&Move::place(elsewhere).with_path(path)).is_err());
+    assert!(game.play(&Play::place(elsewhere).with_path(path)).is_err());
 }
 
 #[test]
@@ -156,14 +156,14 @@ fn hold_takes_the_next_piece_then_swaps() {
     let (a, b, c, d) = (v.current, v.preview[0], v.preview[1], v.preview[2]);
     assert_eq!(v.hold_piece(), Some(b));
     // Holding into the empty slot plays the next piece.
-    let wrong = Move::hold_then(on_floor_left(a));
+    let wrong = Play::hold_then(on_floor_left(a));
     if a != b {
         assert!(matches!(
             game.play(&wrong),
             Err(MoveError::WrongPiece { expected, .. }) if expected == b
         ));
     }
-    game.play(&Move::hold_then(on_floor_left(b))).unwrap();
+    game.play(&Play::hold_then(on_floor_left(b))).unwrap();
     let v = game.view();
     assert_eq!((v.hold, v.current, v.preview[0]), (Some(a), c, d));
     assert_eq!(v.preview.len(), 5);
@@ -175,7 +175,7 @@ fn hold_takes_the_next_piece_then_swaps() {
         .iter()
         .next()
         .unwrap();
-    game.play(&Move::hold_then(spot)).unwrap();
+    game.play(&Play::hold_then(spot)).unwrap();
     let v = game.view();
     assert_eq!((v.hold, v.current), (Some(c), d));
     assert_eq!(game.stats().holds, 2);
@@ -188,7 +188,7 @@ fn hold_can_be_switched_off_and_works_without_preview() {
     let current = game.view().current;
     assert_eq!(game.view().hold_piece(), None);
     assert_eq!(
-        game.play(&Move::hold_then(on_floor_left(current))),
+        game.play(&Play::hold_then(on_floor_left(current))),
         Err(MoveError::HoldDisabled)
     );
     // Preview 0: holding into the empty slot plays the piece nobody has seen yet.
@@ -196,7 +196,7 @@ fn hold_can_be_switched_off_and_works_without_preview() {
     let mut bag = SevenBag::new(2);
     let (first, second) = (bag.next_piece(), bag.next_piece());
     assert_eq!(blind.view().hold_piece(), None);
-    blind.play(&Move::hold_then(on_floor_left(second))).unwrap();
+    blind.play(&Play::hold_then(on_floor_left(second))).unwrap();
     assert_eq!(blind.view().hold, Some(first));
     assert!(blind.view().preview.is_empty());
 }
@@ -215,14 +215,14 @@ fn the_preview_has_a_limit() {
 struct Tower;
 
 impl Player for Tower {
-    fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
+    fn choose(&mut self, view: &GameView<'_>) -> Option<Play> {
         let moves = view.placements(view.current).ok()?;
         let x = view.spawn.x as u8;
         moves
             .iter()
             .filter(|p| p.cells().iter().any(|&(cx, _)| cx == x))
             .min_by_key(|p| (p.rows().0, core::cmp::Reverse(p.rows().1)))
-            .map(Move::place)
+            .map(Play::place)
     }
 }
 
@@ -230,14 +230,14 @@ impl Player for Tower {
 struct LeftStacker;
 
 impl Player for LeftStacker {
-    fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
+    fn choose(&mut self, view: &GameView<'_>) -> Option<Play> {
         let moves = view.placements(view.current).ok()?;
         let left = moves
             .iter()
             .filter(|p| p.cells().iter().all(|&(x, _)| x <= 2))
             .min_by_key(|p| p.rows());
         left.or_else(|| moves.iter().min_by_key(|p| p.rows()))
-            .map(Move::place)
+            .map(Play::place)
     }
 }
 
@@ -254,7 +254,7 @@ fn stacking_in_the_middle_blocks_out() {
     assert!(!at.fits(game.board()));
     // Nothing more can be played.
     assert!(matches!(
-        game.play(&Move::place(on_floor_left(view.current))),
+        game.play(&Play::place(on_floor_left(view.current))),
         Err(MoveError::GameOver(GameOver::BlockOut))
     ));
 }
@@ -286,7 +286,7 @@ fn limits_stop_the_run_and_resigning_ends_it() {
     assert!(game.stats().lines >= 20);
     struct Quitter;
     impl Player for Quitter {
-        fn choose(&mut self, _: &GameView<'_>) -> Option<Move> {
+        fn choose(&mut self, _: &GameView<'_>) -> Option<Play> {
             None
         }
     }
@@ -300,8 +300,8 @@ fn limits_stop_the_run_and_resigning_ends_it() {
 fn a_player_giving_an_illegal_move_stops_the_run() {
     struct Cheater;
     impl Player for Cheater {
-        fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
-            Some(Move::place(
+        fn choose(&mut self, view: &GameView<'_>) -> Option<Play> {
+            Some(Play::place(
                 view.current.with(Orientation::Spawn).at(4, 10).ok()?,
             ))
         }
@@ -323,7 +323,7 @@ fn lines_and_perfect_clears_are_counted() {
     for _ in 0..300 {
         let decision = evaluator.decide(&game.view()).unwrap();
         let cells_before = game.board().cell_count();
-        let result = game.play(&decision.to_move()).unwrap();
+        let result = game.play(&decision.mv.into()).unwrap();
         let cells_after = game.board().cell_count();
         assert_eq!(cells_before + 4, cells_after + 10 * result.lines);
         assert_eq!(result.perfect_clear, result.lines > 0 && cells_after == 0);
@@ -508,7 +508,7 @@ fn bad_records_are_typed_errors() {
         "line 5, move 2 (\"TX4,0\"): 'X' is not an orientation (expected N, E, S or W)"
     );
     for token in ["", "Q", "TN", "TN4", "TN4,x", "tN4,0", "TN-5,0", "IN9,0"] {
-        assert!(token.parse::<Move>().is_err(), "{token:?}");
+        assert!(token.parse::<pc_solver::Move>().is_err(), "{token:?}");
     }
     assert!(matches!(
         parse("pc-game 1\nseed 1\nmoves\nresult pieces 0 lines 0 pcs 0 status ok\n"),
@@ -573,7 +573,7 @@ fn boards_are_the_ones_of_the_moves() {
             board.fill(usize::from(x), u32::from(y));
         }
         board.clear_full_rows();
-        game.play(mv).unwrap();
+        game.play(&(*mv).into()).unwrap();
         assert_eq!(game.board(), &board);
     }
 }
@@ -583,7 +583,8 @@ fn boards_are_the_ones_of_the_moves() {
 /// game or a typed error.
 mod parser_fuzz {
     use super::*;
-    use pc_solver::game::{GameRecord, Move};
+    use pc_bot::GameRecord;
+    use pc_solver::Move;
 
     fn sample() -> String {
         std::fs::read_to_string(concat!(

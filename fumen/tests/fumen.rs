@@ -2,7 +2,7 @@
 //! fuzzing.
 
 use pc_bitboard::Board32;
-use pc_solver::fumen::{self, Cell, ColoredField, Fumen, FumenError, Page};
+use pc_fumen::{self as fumen, Cell, ColoredField, Fumen, FumenError, Page};
 use pc_srs::{Orientation, Piece, Placement};
 use proptest::prelude::*;
 

@@ -4,8 +4,8 @@
 
 use pc_bag::BagState;
 use pc_bitboard::Board32;
-use pc_solver::game::{Game, GameConfig, GameRecord, GameView, Limits, Player};
-use pc_solver::{DecisionKind, PcPlayer, Rules};
+use pc_bot::{DecisionKind, Game, GameConfig, GameRecord, GameView, Limits, PcPlayer, Player};
+use pc_solver::Rules;
 use pc_srs::{CentrePos, Piece};
 
 fn player(seed: u64) -> PcPlayer {
@@ -114,15 +114,23 @@ fn a_field_with_a_hole_goes_to_the_fallback() {
     let mv = p.choose(&view).expect("the heuristic has a move");
     assert_eq!(p.last_decision(), Some(DecisionKind::Fallback));
     assert!(
-        view.placements(mv.placement.piece())
+        view.placements(mv.mv.placement.piece())
             .unwrap()
-            .contains(&mv.placement)
+            .contains(&mv.mv.placement)
     );
     assert_eq!(p.stats().fallback, 1);
     // The fallback's move comes with its keys, and they lead to the placement.
     let path = mv.path.as_ref().expect("keys for the fallback's move");
-    let end = path.replay(&view.board, mv.placement.piece(), &rules.kicks, view.spawn);
-    assert_eq!(end.map(|p| p.canonical()), Some(mv.placement.canonical()));
+    let end = path.replay(
+        &view.board,
+        mv.mv.placement.piece(),
+        &rules.kicks,
+        view.spawn,
+    );
+    assert_eq!(
+        end.map(|p| p.canonical()),
+        Some(mv.mv.placement.canonical())
+    );
 }
 
 #[test]
@@ -136,7 +144,7 @@ fn a_clean_low_field_starts_a_pc_at_the_highest_line() {
         p.last_decision(),
         Some(DecisionKind::Clairvoyant | DecisionKind::Sampled)
     ));
-    assert!(mv.placement.rows().1 < 4);
+    assert!(mv.mv.placement.rows().1 < 4);
     assert!(mv.path.is_some());
     // No row of "####......" can fill with one piece, so the line stays at 4.
     assert_eq!(p.clear_line(), Some(4));
@@ -160,7 +168,7 @@ fn a_clairvoyant_search_out_of_states_leaves_the_decision_to_samples() {
             .with_clairvoyant(4, states)
             .with_carry(false);
         let mv = p.choose(&view).expect("a move");
-        (p.last_decision(), mv.placement)
+        (p.last_decision(), mv.mv.placement)
     };
     let (kind, chosen) = ranked(u64::MAX);
     assert_eq!(kind, Some(DecisionKind::Clairvoyant));
@@ -213,8 +221,6 @@ fn a_guided_decision_plays_the_best_of_the_moves_it_values() {
         .with_preview(view.preview)
         .with_bag(view.bag.remaining());
     let best = pc_solver::Solver::new(rules.clone())
-        .with_preview(5)
-        .unwrap()
         .chance(&position)
         .unwrap();
     let guided = |moves, states| {
@@ -268,13 +274,11 @@ fn an_exact_opening_holds_and_places_where_the_chance_is_best() {
         .with_preview(&[Piece::O, Piece::S, Piece::Z, Piece::L, Piece::J])
         .with_hold_used(true);
     let best = pc_solver::Solver::new(rules.clone())
-        .with_preview(5)
-        .unwrap()
         .best_move(&after_hold)
         .unwrap();
     let mut p = player(0).with_exact_opening(true);
     let mv = p.choose(&view).expect("a move");
-    assert!(mv.hold && mv.placement.piece() == Piece::I, "{mv:?}");
+    assert!(mv.mv.hold && mv.mv.placement.piece() == Piece::I, "{mv:?}");
     assert_eq!(p.last_decision(), Some(DecisionKind::Exact));
     assert_eq!(p.last_chance(), Some(best.chance));
     assert!(!best.chance.is_zero());
@@ -319,4 +323,63 @@ fn the_second_pc_leaves_the_third_a_better_piece_in_hold() {
         );
         assert_eq!(hold_after_two_pcs(true), Some(Piece::T), "seed {seed}");
     }
+}
+
+#[test]
+fn the_player_decides_exactly_on_the_graph_s_fields() {
+    use pc_solver::{PcField, PcGraph, SolverError};
+    const EIGHT_LEFT: &str = "##......../##......../##......../##........";
+    let rules = Rules::default();
+    let start = PcField::new(EIGHT_LEFT.parse().unwrap(), 4).unwrap();
+    let graph = std::sync::Arc::new(
+        PcGraph::build_from(&start, &rules, &mut |_| std::ops::ControlFlow::Continue(())).unwrap(),
+    );
+    let preview = [Piece::O, Piece::S, Piece::Z, Piece::L, Piece::J];
+    let view = GameView {
+        board: EIGHT_LEFT.parse().unwrap(),
+        current: Piece::T,
+        hold: Some(Piece::I),
+        preview: &preview,
+        bag: BagState::FRESH,
+        rules: &rules,
+        spawn: pc_srs::CentrePos { x: 4, y: 20 },
+    };
+    // Exact only from two pieces left, and no layered search: without the graph the
+    // decision is approximated, with it exact, and its chance is the solver's.
+    let player = || {
+        PcPlayer::new(rules.clone(), 5)
+            .unwrap()
+            .with_exact_from(2)
+            .with_layered_from(0)
+    };
+    let mut without = player();
+    without.choose(&view).expect("a move");
+    assert_ne!(without.last_decision(), Some(DecisionKind::Exact));
+    let mut with = player().with_graph(graph.clone()).unwrap();
+    assert!(with.has_graph());
+    let chosen = with.choose(&view).expect("a move");
+    assert_eq!(with.last_decision(), Some(DecisionKind::Exact));
+    let position = pc_solver::Position::new(view.board, view.current)
+        .with_hold(view.hold)
+        .with_preview(&preview)
+        .with_bag(view.bag.remaining());
+    let best = pc_solver::Solver::new(rules.clone())
+        .recommend(&position)
+        .unwrap();
+    assert_eq!(with.last_chance(), Some(best.chance));
+    let played = best
+        .moves
+        .iter()
+        .find(|m| m.mv == chosen.mv)
+        .expect("the move played is ranked");
+    assert_eq!(played.chance, best.chance);
+    // A graph of other rules (another kick table) is refused.
+    let srs_plus = Rules {
+        kicks: pc_solver::KickTable::srs_plus(),
+        ..Rules::default()
+    };
+    assert!(matches!(
+        PcPlayer::new(srs_plus, 5).unwrap().with_graph(graph),
+        Err(SolverError::GraphRules { .. })
+    ));
 }

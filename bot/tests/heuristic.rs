@@ -3,11 +3,9 @@
 
 use pc_bag::BagState;
 use pc_bitboard::Board32;
+use pc_bot::{Evaluator, Features, Preset, TOP_OUT_PENALTY, TSpin, Weights, handoff_clear_line};
+use pc_bot::{Game, GameConfig, GameView, Limits, Stop};
 use pc_solver::Rules;
-use pc_solver::game::{Game, GameConfig, GameView, Limits, Stop};
-use pc_solver::heuristic::{
-    Evaluator, Features, Preset, TOP_OUT_PENALTY, TSpin, Weights, handoff_clear_line,
-};
 use pc_srs::{Orientation, Piece, guideline_spawn};
 use proptest::prelude::*;
 
@@ -148,16 +146,16 @@ fn hold_is_used_when_the_held_piece_fits_better() {
         for lookahead in [false, true] {
             let e = Evaluator::from_preset(preset).with_lookahead(lookahead);
             let d = e.decide(&v).unwrap();
-            assert!(d.hold, "{preset} {lookahead}");
-            assert_eq!(d.placement.cells().map(|(x, _)| x), [9; 4]);
+            assert!(d.mv.hold, "{preset} {lookahead}");
+            assert_eq!(d.mv.placement.cells().map(|(x, _)| x), [9; 4]);
         }
     }
     // Without hold in the rules, the S has to go somewhere.
     let no_hold = Rules::without_hold();
     let v = view(board, Piece::S, Some(Piece::I), &[Piece::O], &no_hold);
     let d = Evaluator::default().decide(&v).unwrap();
-    assert!(!d.hold);
-    assert_eq!(d.placement.piece(), Piece::S);
+    assert!(!d.mv.hold);
+    assert_eq!(d.mv.placement.piece(), Piece::S);
 }
 
 #[test]
@@ -166,8 +164,8 @@ fn hold_into_an_empty_slot_plays_the_next_piece() {
     let board = "#########.\n#########.\n#########.\n#########.";
     let v = view(board, Piece::Z, None, &[Piece::I, Piece::T], &rules);
     let d = Evaluator::default().decide(&v).unwrap();
-    assert!(d.hold);
-    assert_eq!(d.placement.piece(), Piece::I);
+    assert!(d.mv.hold);
+    assert_eq!(d.mv.placement.piece(), Piece::I);
 }
 
 #[test]
@@ -180,7 +178,7 @@ fn tspin_doubles_are_taken_when_rewarded() {
     let d = Evaluator::from_preset(Preset::Aggressive)
         .decide(&v)
         .unwrap();
-    assert_eq!(d.placement, tsd);
+    assert_eq!(d.mv.placement, tsd);
     // The bonus is what separates a spun T from the same cells without a spin.
     let e = Evaluator::from_preset(Preset::Aggressive);
     let spun = e.evaluate(&v.board, &tsd, TSpin::Full).unwrap();
@@ -201,8 +199,8 @@ fn topping_out_is_avoided_while_there_is_a_choice() {
     let v = view(&board, Piece::I, None, &[Piece::I], &rules);
     let e = Evaluator::default();
     let d = e.decide(&v).unwrap();
-    let eval = e.evaluate(&v.board, &d.placement, TSpin::None).unwrap();
-    assert!(eval.score > -TOP_OUT_PENALTY / 2.0, "{}", d.placement);
+    let eval = e.evaluate(&v.board, &d.mv.placement, TSpin::None).unwrap();
+    assert!(eval.score > -TOP_OUT_PENALTY / 2.0, "{}", d.mv.placement);
     // Standing on column 4 (rows 17 to 20), it would reach row 20 where pieces spawn.
     let tower = Piece::I.with(Orientation::Right).at(4, 19).unwrap();
     assert_eq!(tower.rows(), (17, 20));
@@ -223,7 +221,7 @@ fn no_lookahead_and_zero_discount_choose_alike() {
             .decide(&v)
             .unwrap();
         let zero = Evaluator::default().with_discount(0.0).decide(&v).unwrap();
-        assert_eq!((greedy.hold, greedy.placement), (zero.hold, zero.placement));
+        assert_eq!(greedy.mv, zero.mv);
         assert_eq!(greedy.value, zero.value);
     }
 }
@@ -241,7 +239,7 @@ fn the_evaluator_keeps_the_field_low() {
         let mut ready = 0;
         for _ in 0..1000 {
             let d = evaluator.decide(&game.view()).unwrap();
-            game.play(&d.to_move()).unwrap();
+            game.play(&d.mv.into()).unwrap();
             highest = highest.max(game.board().height());
             ready += handoff_clear_line(game.board()).is_some() as u32;
         }

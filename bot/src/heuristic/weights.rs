@@ -4,14 +4,14 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::features::Features;
-use super::tspin::TSpin;
+use crate::tspin::TSpin;
 
 /// How much each feature counts: a placement's score is the sum of each feature times its
 /// weight, plus bonuses for the rows it clears, T-spins and perfect clears. Higher is
 /// better, so features to avoid get negative weights.
 ///
 /// ```
-/// use pc_solver::heuristic::{Features, Weights};
+/// use pc_bot::{Features, Weights};
 ///
 /// let w = Weights::DELLACHERIE;
 /// let f = Features { holes: 2, landing_height: 3.0, ..Features::default() };
@@ -154,13 +154,13 @@ impl Default for Weights {
 /// The named weight presets.
 ///
 /// ```
-/// use pc_solver::heuristic::{Preset, Weights};
+/// use pc_bot::{Preset, Weights};
 ///
 /// let p: Preset = "dellacherie".parse()?;
 /// assert_eq!(p.weights(), Weights::DELLACHERIE);
 /// assert_eq!(Preset::Balanced.to_string(), "balanced");
 /// assert!("fast".parse::<Preset>().is_err());
-/// # Ok::<(), pc_solver::heuristic::UnknownPreset>(())
+/// # Ok::<(), pc_bot::UnknownPreset>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

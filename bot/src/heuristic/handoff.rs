@@ -19,7 +19,7 @@ pub const HANDOFF_MAX_HEIGHT: u32 = 4;
 ///
 /// ```
 /// use pc_bitboard::Board32;
-/// use pc_solver::heuristic::handoff_clear_line;
+/// use pc_bot::handoff_clear_line;
 ///
 /// assert_eq!(handoff_clear_line(&Board32::new()), Some(2));
 /// // 6 cells, 2 rows high: 14 empty below row 2 is no multiple of 4, 24 below row 3 is.

@@ -4,7 +4,7 @@ use super::FumenError;
 use super::codec::{Reader, Writer};
 use core::fmt;
 use core::str::FromStr;
-use pc_bitboard::{Board32, ParseBoardError, WIDTH};
+use pc_bitboard::{Board32, ParseBoardError, WIDTH, parse_rows};
 use pc_srs::{Piece, Placement};
 
 /// What a cell of a fumen field holds: nothing, a block of a piece's colour, or gray.
@@ -85,8 +85,8 @@ impl Cell {
 /// (also `#` and `G` when reading). Rows are separated by newlines or `/`.
 ///
 /// ```
-/// use pc_solver::fumen::{Cell, ColoredField};
-/// use pc_solver::Piece;
+/// use pc_fumen::{Cell, ColoredField};
+/// use pc_fumen::Piece;
 ///
 /// let field: ColoredField = "ZZ......XX\nLZZ....IXX\nLLL....IXX".parse()?;
 /// assert_eq!(field.cell(0, 2), Cell::Piece(Piece::Z));
@@ -307,43 +307,18 @@ impl FromStr for ColoredField {
     type Err = ParseBoardError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let rows: Vec<&str> = s
-            .split(['\n', '/'])
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-            .collect();
-        if rows.len() > Self::HEIGHT as usize {
-            return Err(ParseBoardError::TooManyRows {
-                rows: rows.len(),
-                max: Self::HEIGHT,
-            });
-        }
         let mut field = Self::new();
-        for (i, text) in rows.iter().enumerate() {
-            let y = rows.len() - 1 - i;
-            let width = text.chars().count();
-            if width != WIDTH {
-                return Err(ParseBoardError::WrongWidth {
-                    row: i + 1,
-                    found: width,
-                });
-            }
-            for (x, ch) in text.chars().enumerate() {
-                field.rows[y][x] = match ch {
-                    '.' | '_' => Cell::Empty,
-                    '#' | 'X' | 'G' => Cell::Gray,
-                    _ => Cell::Piece(
-                        Piece::from_char(ch)
-                            .filter(|_| ch.is_ascii_uppercase())
-                            .ok_or(ParseBoardError::UnexpectedChar {
-                                row: i + 1,
-                                column: x + 1,
-                                found: ch,
-                            })?,
-                    ),
-                };
-            }
-        }
+        let cell = |ch: char| match ch {
+            '.' | '_' => Some(Cell::Empty),
+            '#' | 'X' | 'G' => Some(Cell::Gray),
+            _ => Piece::from_char(ch)
+                .filter(|_| ch.is_ascii_uppercase())
+                .map(Cell::Piece),
+        };
+        let expected = "'.', 'X' or a piece letter";
+        parse_rows(s, Self::HEIGHT, expected, cell, |x, y, c| {
+            field.rows[y as usize][x] = c;
+        })?;
         Ok(field)
     }
 }

@@ -8,7 +8,7 @@ use pc_srs::Piece;
 /// seed gives the same numbers on every platform, which is what replayable games need.
 ///
 /// ```
-/// use pc_solver::game::Rng;
+/// use pc_bot::Rng;
 ///
 /// let mut a = Rng::new(42);
 /// let mut b = Rng::new(42);
@@ -72,7 +72,7 @@ impl Rng {
 /// shuffled when one runs out. Deterministic for a seed.
 ///
 /// ```
-/// use pc_solver::game::SevenBag;
+/// use pc_bot::SevenBag;
 ///
 /// let mut bag = SevenBag::new(7);
 /// let first: Vec<_> = (0..7).map(|_| bag.next_piece()).collect();

@@ -6,8 +6,8 @@ use core::str::FromStr;
 use pc_srs::{DropMode, KickTable};
 
 use super::error::RecordError;
-use super::sim::{Game, GameConfig, GameOver, Move};
-use crate::Rules;
+use super::sim::{Game, GameConfig, GameOver, Play};
+use pc_solver::{Move, Rules};
 
 /// How a game stands: the figures a record's `result` line states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +39,7 @@ impl Game {
     pub fn record(&self) -> GameRecord {
         GameRecord {
             config: self.config().clone(),
-            moves: self.moves().collect(),
+            moves: self.moves().to_vec(),
             result: Some(self.outcome()),
         }
     }
@@ -68,12 +68,12 @@ impl Game {
 /// built-in names read back.
 ///
 /// ```
-/// use pc_solver::game::{Game, GameConfig, GameRecord, Move};
+/// use pc_bot::{Game, GameConfig, GameRecord, Play};
 /// use pc_srs::Orientation;
 ///
 /// let mut game = Game::new(GameConfig::new(42))?;
 /// let piece = game.view().current;
-/// game.play(&Move::place(piece.with(Orientation::Spawn).at(1, 0)?))?;
+/// game.play(&Play::place(piece.with(Orientation::Spawn).at(1, 0)?))?;
 /// let text = game.record().to_string();
 /// assert!(text.starts_with("pc-game 1\nseed 42\n"));
 ///
@@ -104,12 +104,13 @@ impl GameRecord {
     /// has one. A record whose result says `resigned` resigns after its last move.
     pub fn replay(&self) -> Result<Game, RecordError> {
         let mut game = Game::new(self.config.clone())?;
-        for (i, mv) in self.moves.iter().enumerate() {
-            game.play(mv).map_err(|error| RecordError::IllegalMove {
-                index: i + 1,
-                token: mv.to_string(),
-                error,
-            })?;
+        for (i, &mv) in self.moves.iter().enumerate() {
+            game.play(&Play::from(mv))
+                .map_err(|error| RecordError::IllegalMove {
+                    index: i + 1,
+                    token: mv.to_string(),
+                    error,
+                })?;
         }
         if let Some(result) = &self.result {
             if result.game_over == Some(GameOver::Resigned) {

@@ -1,58 +1,6 @@
-//! Fumen (v115): the community's format for Tetris fields, as used by the fumen editor,
-//! sfinder and tetris-fumen.
-//!
-//! A fumen string is a sequence of pages. Each page shows a coloured field (23 visible
-//! rows and a garbage row), may carry a piece, and may carry a comment; sfinder reads
-//! its options from the comment of the page it is given (such as `4 -p *p7`).
-//!
-//! ```
-//! use pc_solver::fumen::{self, Fumen};
-//! use pc_solver::{Orientation, Piece};
-//!
-//! // An sfinder field (the PC template with I vertical), decoded.
-//! let f = fumen::decode("v115@9gE8DeG8CeH8BeG8CeA8JeAgH")?;
-//! assert_eq!(f.pages.len(), 1);
-//! let board = f.first_field().expect("a decoded fumen has a page");
-//! assert_eq!(board.to_text(4, "/"), "#####....#/######...#/#######..#/######...#");
-//!
-//! // A solution exported as one page per placement, and read back.
-//! let field = "######....\n######....".parse()?;
-//! let placements = [
-//!     Piece::O.with(Orientation::Spawn).at(6, 0)?,
-//!     Piece::O.with(Orientation::Spawn).at(8, 0)?,
-//! ];
-//! let solution = Fumen::from_placements(&field, &placements);
-//! let text = fumen::encode(&solution);
-//! assert!(text.starts_with("v115@"));
-//! let back = fumen::decode(&text)?;
-//! assert_eq!(back, solution);
-//! assert_eq!(back.pages[1].field_board().to_string(), "########..\n########..");
-//! assert!(back.pages[1].locked_field().to_board().is_empty()); // perfect clear
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! # Format
-//!
-//! Data follows a `v115@` prefix (`m115@` and `d115@` hold the same data; the prefix may
-//! sit inside a URL, which ends at `&`; `?` breaks and white space are ignored). It is
-//! written in base-64 digits (`A-Z a-z 0-9 + /`), values spanning several digits least
-//! significant first. Each page is:
-//!
-//! 1. **Field**, as a change from the field the previous page left (an empty field for
-//!    the first page): runs over the 240 cells (top visible row first, left to right;
-//!    the garbage row last), each run 2 digits: `(change + 8) * 240 + length - 1`, where
-//!    the change is added to the cell kinds ([`Cell::fumen_id`]). When the whole field is
-//!    one run (usually "no change"), one more digit follows: the number of following
-//!    pages whose field is unchanged too and is not written at all.
-//! 2. **Action**, 3 digits: the piece, its orientation and location, and the flags rise,
-//!    mirror, colour, comment and lock. Fumen's location of I, O, S and Z differs from
-//!    the rotation centre in some orientations; the codec converts (see the table in
-//!    `action.rs` and the crate's tests).
-//! 3. **Comment**, when the comment flag is set (see [`Page::comment`]).
-//!
-//! When a page's lock flag is set, the next page starts from this page's field with
-//! the piece locked, full rows cleared, then the garbage row risen (rise flag) and the
-//! field mirrored (mirror flag). See [`Page::next_field`].
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod action;
 mod codec;
@@ -63,12 +11,15 @@ mod field;
 pub use error::FumenError;
 pub use field::{Cell, ColoredField};
 
+// The types of the crates below in this crate's API, so that a user needs no other
+// dependency.
+pub use pc_bitboard::{Board32, ParseBoardError};
+pub use pc_srs::{Orientation, Piece, Placement};
+
 use action::Action;
 use codec::{Reader, Writer};
 use core::fmt;
 use core::str::FromStr;
-use pc_bitboard::Board32;
-use pc_srs::Placement;
 
 /// A decoded fumen: its pages, in order.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]

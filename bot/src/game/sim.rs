@@ -5,12 +5,12 @@ use std::collections::VecDeque;
 
 use pc_bag::BagState;
 use pc_bitboard::Board32;
+use pc_solver::{Move, Rules};
 use pc_srs::{CentrePos, MoveSet, Orientation, Path, Piece, Placement, SrsError, guideline_spawn};
 
-use super::error::{GameError, MoveError, ParseMoveError, PlayError};
+use super::error::{GameError, MoveError, PlayError};
 use super::random::SevenBag;
-use crate::Rules;
-use crate::heuristic::{TSpin, best_tspin, tspin};
+use crate::tspin::{TSpin, best_tspin, tspin};
 
 /// Rows of the visible field. The board holds 32 rows: pieces spawn in rows 20 and 21,
 /// and a stack may grow above row 20 as in guideline games.
@@ -23,8 +23,8 @@ pub const MAX_PREVIEW: usize = 32;
 /// (kick table, drop mode, hold).
 ///
 /// ```
-/// use pc_solver::{Rules, game::GameConfig};
-/// use pc_srs::KickTable;
+/// use pc_bot::GameConfig;
+/// use pc_solver::{KickTable, Rules};
 ///
 /// let config = GameConfig::new(7).with_preview(3).with_rules(Rules {
 ///     kicks: KickTable::srs_plus(),
@@ -105,106 +105,50 @@ impl fmt::Display for GameOver {
     }
 }
 
-/// A move: whether to hold first, where the piece locks, and optionally the keys.
+/// What a player plays: a [`Move`](pc_solver::Move) (hold or not, where the piece locks) and optionally the
+/// keys that bring the piece there.
 ///
 /// With `hold`, the piece played is the one in the hold slot (the current piece goes
 /// there), or the next piece of the queue when the slot is empty. The placement is in the
 /// rotation-centre form; any orientation covering the same cells is accepted. A path,
-/// when given, must bring the piece from the spawn position to the placement.
-///
-/// The text form used in game records is `[H]` + piece + orientation (`N E S W`) +
-/// `x,y` of the rotation centre:
-///
-/// ```
-/// use pc_solver::game::Move;
-/// use pc_solver::{Orientation, Piece};
-///
-/// let m: Move = "HTS4,1".parse()?;
-/// assert!(m.hold);
-/// assert_eq!(m.placement, Piece::T.with(Orientation::Reverse).at(4, 1)?);
-/// assert_eq!(m.to_string(), "HTS4,1");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// when given, must bring the piece from the spawn position to the placement. A game
+/// record writes a play as its move's text (`HTS4,1`, see [`Move`](pc_solver::Move)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Move {
-    /// Whether the hold slot is used before placing.
-    pub hold: bool,
-    /// Where the piece locks.
-    pub placement: Placement,
+pub struct Play {
+    /// The move.
+    pub mv: Move,
     /// The keys that bring the piece there, if the player gives them.
     pub path: Option<Path>,
 }
 
-impl Move {
-    /// Places the current piece, without hold and without a path.
-    pub fn place(placement: Placement) -> Move {
-        Move {
-            hold: false,
-            placement,
-            path: None,
-        }
+impl Play {
+    /// Places the current piece, without a path.
+    pub fn place(placement: Placement) -> Play {
+        Play::from(Move::place(placement))
     }
 
     /// Holds first, then places the piece that comes out (without a path).
-    pub fn hold_then(placement: Placement) -> Move {
-        Move {
-            hold: true,
-            placement,
-            path: None,
-        }
+    pub fn hold_then(placement: Placement) -> Play {
+        Play::from(Move::hold_then(placement))
     }
 
-    /// The same move with its input path.
-    pub fn with_path(mut self, path: Path) -> Move {
+    /// The same play with its input path.
+    pub fn with_path(mut self, path: Path) -> Play {
         self.path = Some(path);
         self
     }
 }
 
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = &self.placement;
-        let c = p.centre();
-        let hold = if self.hold { "H" } else { "" };
-        write!(
-            f,
-            "{hold}{}{}{},{}",
-            p.piece(),
-            p.orientation().compass(),
-            c.x,
-            c.y
-        )
+impl From<Move> for Play {
+    fn from(mv: Move) -> Play {
+        Play { mv, path: None }
     }
 }
 
-impl core::str::FromStr for Move {
-    type Err = ParseMoveError;
-
-    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
-        let (hold, rest) = match s.strip_prefix('H') {
-            Some(rest) => (true, rest),
-            None => (false, s),
-        };
-        let mut chars = rest.chars();
-        let pc = chars.next().ok_or(ParseMoveError::Missing)?;
-        let piece = Piece::from_char(pc)
-            .filter(|_| pc.is_ascii_uppercase())
-            .ok_or(ParseMoveError::Piece(pc))?;
-        let oc = chars.next().ok_or(ParseMoveError::Position)?;
-        let orientation = Orientation::from_compass(oc).ok_or(ParseMoveError::Orientation(oc))?;
-        let (x, y) = chars
-            .as_str()
-            .split_once(',')
-            .ok_or(ParseMoveError::Position)?;
-        let x: i32 = x.parse().map_err(|_| ParseMoveError::Position)?;
-        let y: i32 = y.parse().map_err(|_| ParseMoveError::Position)?;
-        let placement = piece.with(orientation).at(x, y)?;
-        Ok(Move {
-            hold,
-            placement,
-            path: None,
-        })
+impl fmt::Display for Play {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.mv.fmt(f)
     }
 }
 
@@ -243,7 +187,7 @@ impl GameView<'_> {
     /// anything) the piece a hold brings out.
     ///
     /// ```
-    /// use pc_solver::game::{Game, GameConfig};
+    /// use pc_bot::{Game, GameConfig};
     ///
     /// let game = Game::new(GameConfig::new(1))?;
     /// let view = game.view();
@@ -301,18 +245,18 @@ pub struct Turn {
     pub queue_used: usize,
 }
 
-/// Something that plays: given what it sees, it returns a move, or `None` to resign.
+/// Something that plays: given what it sees, it returns a play, or `None` to resign.
 ///
 /// ```
-/// use pc_solver::game::{Game, GameConfig, GameView, Limits, Move, Player, Stop};
+/// use pc_bot::{Game, GameConfig, GameView, Limits, Play, Player, Stop};
 ///
 /// /// Drops every piece straight down from where it spawns.
 /// struct Dropper;
 /// impl Player for Dropper {
-///     fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
+///     fn choose(&mut self, view: &GameView<'_>) -> Option<Play> {
 ///         let moves = view.placements(view.current).ok()?;
 ///         let spawn_column = moves.iter().filter(|p| p.centre().x == view.spawn.x);
-///         spawn_column.min_by_key(|p| p.centre().y).map(Move::place)
+///         spawn_column.min_by_key(|p| p.centre().y).map(Play::place)
 ///     }
 /// }
 ///
@@ -323,12 +267,12 @@ pub struct Turn {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Player {
-    /// The move to play in this position, or `None` to resign.
-    fn choose(&mut self, view: &GameView<'_>) -> Option<Move>;
+    /// The play in this position, or `None` to resign.
+    fn choose(&mut self, view: &GameView<'_>) -> Option<Play>;
 }
 
 impl<P: Player + ?Sized> Player for &mut P {
-    fn choose(&mut self, view: &GameView<'_>) -> Option<Move> {
+    fn choose(&mut self, view: &GameView<'_>) -> Option<Play> {
         (**self).choose(view)
     }
 }
@@ -398,7 +342,7 @@ pub enum Stop {
 /// (block out) or a piece locks entirely above row 20 (lock out).
 ///
 /// ```
-/// use pc_solver::game::{Game, GameConfig, Move, MoveError};
+/// use pc_bot::{Game, GameConfig, MoveError, Play};
 /// use pc_srs::Orientation;
 ///
 /// let mut game = Game::new(GameConfig::new(1))?;
@@ -406,13 +350,13 @@ pub enum Stop {
 /// // Every piece in spawn orientation with its centre at (1, 0) lies flat on the floor
 /// // against the left wall.
 /// let placement = piece.with(Orientation::Spawn).at(1, 0)?;
-/// game.play(&Move::place(placement))?;
+/// game.play(&Play::place(placement))?;
 /// assert_eq!(game.stats().pieces, 1);
 ///
 /// // A placement in mid-air is refused, and the game is unchanged.
 /// let next = game.view().current;
 /// let floating = next.with(Orientation::Spawn).at(5, 10)?;
-/// assert_eq!(game.play(&Move::place(floating)), Err(MoveError::Unreachable(floating)));
+/// assert_eq!(game.play(&Play::place(floating)), Err(MoveError::Unreachable(floating)));
 /// assert_eq!(game.stats().pieces, 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -426,7 +370,7 @@ pub struct Game {
     queue: VecDeque<Piece>,
     stats: Stats,
     over: Option<GameOver>,
-    moves: Vec<(bool, Placement)>,
+    moves: Vec<Move>,
 }
 
 impl Game {
@@ -494,13 +438,9 @@ impl Game {
         self.over
     }
 
-    /// The moves played so far, without their paths.
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
-        self.moves.iter().map(|&(hold, placement)| Move {
-            hold,
-            placement,
-            path: None,
-        })
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
     }
 
     /// Ends the game as resigned (nothing happens when it is already over).
@@ -522,13 +462,13 @@ impl Game {
             .unwrap_or_else(|| self.randomizer.peek()))
     }
 
-    /// Checks a move without playing it.
-    pub fn check(&self, mv: &Move) -> Result<(), MoveError> {
+    /// Checks a play without playing it.
+    pub fn check(&self, play: &Play) -> Result<(), MoveError> {
         if let Some(over) = self.over {
             return Err(MoveError::GameOver(over));
         }
-        let expected = self.piece_played(mv.hold)?;
-        let target = mv.placement;
+        let expected = self.piece_played(play.mv.hold)?;
+        let target = play.mv.placement;
         if target.piece() != expected {
             return Err(MoveError::WrongPiece {
                 expected,
@@ -544,7 +484,7 @@ impl Game {
         if !reachable {
             return Err(MoveError::Unreachable(target));
         }
-        if let Some(path) = &mv.path {
+        if let Some(path) = &play.path {
             let end = path.replay(
                 &self.board,
                 expected,
@@ -558,27 +498,27 @@ impl Game {
         Ok(())
     }
 
-    /// Plays a move after checking it ([`Game::check`]); a refused move changes nothing.
+    /// Plays after checking the play ([`Game::check`]); a refused play changes nothing.
     ///
     /// T-spins follow the guideline's three-corner rule with a rotation as the last move
-    /// ([`crate::heuristic::tspin`]), rows counted before they clear: a move with keys
+    /// ([`crate::tspin`]), rows counted before they clear: a move with keys
     /// counts the rotation its keys end with; a move without keys counts the best T-spin
-    /// some key sequence from the spawn makes ([`crate::heuristic::best_tspin`]).
+    /// some key sequence from the spawn makes ([`crate::best_tspin`]).
     ///
     /// ```
-    /// use pc_solver::game::{Game, GameConfig, Move};
-    /// use pc_solver::heuristic::TSpin;
+    /// use pc_bot::{Game, GameConfig, Play, TSpin};
     ///
     /// let mut game = Game::new(GameConfig::new(1))?;
     /// let piece = game.view().current;
-    /// let placement = piece.with(pc_srs::Orientation::Spawn).at(1, 0)?;
-    /// let result = game.play(&Move::place(placement))?;
+    /// let placement = piece.with(pc_solver::Orientation::Spawn).at(1, 0)?;
+    /// let result = game.play(&Play::place(placement))?;
     /// assert_eq!((result.lines, result.tspin), (0, TSpin::None));
     /// assert_eq!(game.stats().tspins, [0; 4]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn play(&mut self, mv: &Move) -> Result<MoveResult, MoveError> {
-        self.check(mv)?;
+    pub fn play(&mut self, play: &Play) -> Result<MoveResult, MoveError> {
+        self.check(play)?;
+        let mv = play.mv;
         if mv.hold {
             let previous = self.hold.replace(self.current);
             if previous.is_none() {
@@ -588,7 +528,7 @@ impl Game {
             self.stats.holds += 1;
         }
         let placement = mv.placement;
-        let tspin = match &mv.path {
+        let tspin = match &play.path {
             Some(path) => tspin(&self.board, &placement, path.last_turn()),
             None => best_tspin(
                 &self.board,
@@ -600,7 +540,7 @@ impl Game {
         for (x, y) in placement.cells() {
             self.board.fill(usize::from(x), u32::from(y));
         }
-        self.moves.push((mv.hold, placement));
+        self.moves.push(mv);
         self.stats.pieces += 1;
         let lines = self.board.clear_full_rows().count_ones();
         let perfect_clear = lines > 0 && self.board.is_empty();
@@ -646,8 +586,8 @@ impl Game {
             let chosen = player.choose(&self.view());
             match chosen {
                 None => self.resign(),
-                Some(mv) => {
-                    self.play(&mv).map_err(|error| PlayError {
+                Some(play) => {
+                    self.play(&play).map_err(|error| PlayError {
                         index: self.stats.pieces + 1,
                         error,
                     })?;
@@ -709,13 +649,13 @@ mod tests {
         let (mut game, t) = tsd_slot();
         let path = keys(&game, &t);
         assert!(path.last_turn().is_some(), "the slot is entered by a turn");
-        let result = game.play(&Move::place(t).with_path(path)).unwrap();
+        let result = game.play(&Play::place(t).with_path(path)).unwrap();
         assert_eq!((result.lines, result.tspin), (2, TSpin::Full));
         assert_eq!(game.stats().tspins, [0, 0, 1, 0]);
         assert_eq!(game.stats().clears[2], 1);
 
         let (mut game, t) = tsd_slot();
-        let result = game.play(&Move::place(t)).unwrap();
+        let result = game.play(&Play::place(t)).unwrap();
         assert_eq!(result.tspin, TSpin::Full);
         assert_eq!(game.stats().tspins[2], 1);
     }
@@ -727,7 +667,7 @@ mod tests {
         let t = Piece::T.with(Orientation::Spawn).at(1, 1).unwrap();
         let path = keys(&game, &t);
         assert_eq!(path.last_turn(), None);
-        let result = game.play(&Move::place(t).with_path(path)).unwrap();
+        let result = game.play(&Play::place(t).with_path(path)).unwrap();
         assert_eq!(result.tspin, TSpin::None);
         assert_eq!(game.stats().tspins, [0; 4]);
         assert_eq!(game.stats().tspin_minis, [0; 4]);

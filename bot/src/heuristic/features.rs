@@ -26,7 +26,7 @@ use crate::game::VISIBLE_ROWS;
 ///
 /// ```
 /// use pc_bitboard::Board32;
-/// use pc_solver::heuristic::Features;
+/// use pc_bot::Features;
 ///
 /// let board: Board32 = "#.........\n.#.......#\n##.#######".parse()?;
 /// let f = Features::of_board(&board);
@@ -369,7 +369,7 @@ impl Features {
     ///
     /// ```
     /// use pc_bitboard::Board32;
-    /// use pc_solver::heuristic::Features;
+    /// use pc_bot::Features;
     /// use pc_solver::{Orientation, Piece};
     ///
     /// // A vertical I into a well of depth 4 clears four rows: a perfect clear.

@@ -1,0 +1,350 @@
+//! [`Decision`]: a [`Position`] checked once, in the one shape every engine answers.
+//!
+//! A position is what a user states (public fields, anything goes); a decision is what
+//! the engines read: the field checked against its clear line, the queue in a fixed-size
+//! array, the bag as bits, and whether hold may still be pressed. Every engine, and every
+//! decision below the root of a search, is one of these.
+
+use crate::engine::known::KnownSolver;
+use crate::error::SolverError;
+use crate::field::PcField;
+use crate::position::{Move, Position};
+use pc_srs::Piece;
+
+/// Pieces visible at most: the current piece and six previews.
+pub(crate) const MAX_QUEUE: usize = 7;
+
+/// The most pieces not revealed yet that the layered search, the graph's walk and the
+/// clairvoyant count ([`Searcher::clairvoyant_count`](crate::Searcher::clairvoyant_count))
+/// take: 840 continuations of a bag at most.
+pub const MAX_UNKNOWN: usize = 4;
+
+/// The hold slot in the compact states of the engines: a piece index, or this for an
+/// empty slot.
+pub(crate) const EMPTY_HOLD: u8 = 7;
+
+/// The hold slot as a compact state has it ([`EMPTY_HOLD`] when empty).
+#[inline]
+pub(crate) fn hold_code(hold: Option<Piece>) -> u8 {
+    hold.map_or(EMPTY_HOLD, |p| p.index() as u8)
+}
+
+/// The hold slot of a compact state.
+#[inline]
+pub(crate) fn hold_of(code: u8) -> Option<Piece> {
+    Piece::ALL.get(code as usize).copied()
+}
+
+/// A state of the engines that walk layers: a field key and a hold code.
+pub(crate) type State = (u128, u8);
+
+/// The current piece and the preview, by value.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Queue {
+    pieces: [Piece; MAX_QUEUE],
+    len: u8,
+}
+
+impl Queue {
+    /// The queue of these pieces (at most [`MAX_QUEUE`]).
+    pub(crate) fn new(pieces: &[Piece]) -> Queue {
+        let mut queue = Queue {
+            pieces: [Piece::I; MAX_QUEUE],
+            len: pieces.len() as u8,
+        };
+        queue.pieces[..pieces.len()].copy_from_slice(pieces);
+        queue
+    }
+
+    pub(crate) fn as_slice(&self) -> &[Piece] {
+        &self.pieces[..self.len as usize]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// The current piece.
+    pub(crate) fn current(&self) -> Piece {
+        self.pieces[0]
+    }
+
+    /// The queue without its first piece and with `next` revealed at the end.
+    pub(crate) fn advance(&self, next: Piece) -> Queue {
+        let mut queue = *self;
+        queue.pieces.copy_within(1..self.len as usize, 0);
+        queue.pieces[self.len as usize - 1] = next;
+        queue
+    }
+}
+
+/// A decision: the field, the hold slot, the pieces in view and the bag after them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Decision {
+    pub(crate) field: PcField,
+    /// The hold slot (always empty when the rules have no hold).
+    pub(crate) hold: Option<Piece>,
+    pub(crate) queue: Queue,
+    /// Pieces left in the current bag after the queue, as bits over [`Piece::index`]; 0
+    /// when a fresh bag follows.
+    pub(crate) bag: u8,
+    /// Whether hold was pressed for the current piece already (it went into the empty
+    /// slot and brought this piece out), so this piece must be placed.
+    pub(crate) hold_used: bool,
+}
+
+/// A decision as a key of a table of values.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct DecisionKey {
+    field: u128,
+    queue: u64,
+    hold: u8,
+    bag: u8,
+}
+
+/// How the pieces of a decision lie over the layers of a walk (the layered search and
+/// the graph's): with the hold slot filled, placement `k` uses the held piece or piece
+/// `k + 1` of the queue, so the first `last_known` placements use known pieces only; the
+/// `unknown` pieces after them are revealed one per placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Layers {
+    /// Pieces a PC may use that are not revealed yet (1 to [`MAX_UNKNOWN`]).
+    pub(crate) unknown: usize,
+    /// The last layer the known pieces reach.
+    pub(crate) last_known: usize,
+}
+
+/// Where a move leads: the field and the hold slot after it, or a PC.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MoveTo {
+    pub(crate) mv: Move,
+    /// `None` when the move makes the PC.
+    pub(crate) after: Option<(PcField, Option<Piece>)>,
+}
+
+impl MoveTo {
+    /// The state the move leads to, as the layer walks name it (`None` for a PC).
+    pub(crate) fn state(&self) -> Option<State> {
+        self.after
+            .map(|(field, hold)| (field.key(), hold_code(hold)))
+    }
+}
+
+impl Decision {
+    /// Checks `position` for a solver with these rules and preview length: the preview's
+    /// length, the field against its clear line, and the queue against the bag state.
+    pub(crate) fn from_position(
+        position: &Position,
+        hold_rule: bool,
+        preview: usize,
+    ) -> Result<Decision, SolverError> {
+        if position.preview.len() > MAX_QUEUE - 1 {
+            return Err(SolverError::PreviewTooLong(position.preview.len()));
+        }
+        if position.preview.len() != preview {
+            return Err(SolverError::PreviewLength {
+                expected: preview,
+                given: position.preview.len(),
+            });
+        }
+        position.check_bag()?;
+        let field = PcField::new(position.field, position.clear_line)?;
+        Ok(Decision {
+            field,
+            hold: if hold_rule { position.hold } else { None },
+            queue: Queue::new(&position.queue()),
+            bag: position.bag_state().remaining().bits(),
+            hold_used: hold_rule && position.hold_used,
+        })
+    }
+
+    pub(crate) fn key(&self) -> DecisionKey {
+        DecisionKey {
+            field: self.field.key(),
+            queue: crate::engine::known::queue_key(self.queue.as_slice()),
+            hold: hold_code(self.hold) | (self.hold_used as u8) << 3,
+            bag: self.bag,
+        }
+    }
+
+    /// The pieces the next reveal can give.
+    pub(crate) fn drawable(&self) -> u8 {
+        crate::engine::known::drawable(self.bag)
+    }
+
+    /// Whether hold may be pressed now under a rule set with (`hold_rule`) or without hold.
+    pub(crate) fn may_hold(&self, hold_rule: bool) -> bool {
+        hold_rule && !self.hold_used
+    }
+
+    /// Whether the move to make is a hold into an empty slot, which reveals a piece
+    /// before the placement is chosen.
+    pub(crate) fn holds_into_empty(&self, hold_rule: bool) -> bool {
+        self.may_hold(hold_rule) && self.hold.is_none()
+    }
+
+    /// Whether every piece a PC can use is in view, so that the value is whether the
+    /// known queue clears (0 or 1). Right after a hold into an empty slot it never is:
+    /// the piece a later hold reaches may be unknown.
+    pub(crate) fn fully_known(&self, hold_rule: bool) -> bool {
+        if self.hold_used && hold_rule {
+            return false;
+        }
+        covers(
+            &self.field,
+            self.queue.len(),
+            self.hold.is_some(),
+            hold_rule,
+        )
+    }
+
+    /// How the decision lies over the layers of a walk, when a walk answers it: the
+    /// hold slot filled (with the hold rule), one to [`MAX_UNKNOWN`] pieces not revealed
+    /// yet, and every one of them revealed before the last placement.
+    pub(crate) fn layers(&self, hold_rule: bool) -> Option<Layers> {
+        let needed = self.field.pieces_needed() as usize;
+        let in_view = self.queue.len();
+        let known = if hold_rule {
+            // Right after a hold into the empty slot the root may not swap, but every
+            // later decision may: the same layers, the root's swaps left out.
+            self.hold?;
+            in_view + 1
+        } else {
+            in_view
+        };
+        let last_known = in_view;
+        // Pieces a PC can use: one more than the placements with hold (one may stay held).
+        let unknown = (needed + hold_rule as usize).checked_sub(known)?;
+        ((1..=MAX_UNKNOWN).contains(&unknown) && unknown <= last_known && last_known < needed)
+            .then_some(Layers {
+                unknown,
+                last_known,
+            })
+    }
+
+    /// The pieces that can be placed now (the current one, and the held one when it
+    /// differs and hold may be pressed), with the hold slot after each. A hold into an
+    /// empty slot is not among them (see [`Decision::holds_into_empty`]).
+    pub(crate) fn choices(
+        &self,
+        hold_rule: bool,
+    ) -> impl Iterator<Item = (Piece, Option<Piece>)> + use<> {
+        let current = self.queue.current();
+        let swap = match self.hold {
+            Some(h) if self.may_hold(hold_rule) && h != current => Some((h, Some(current))),
+            _ => None,
+        };
+        core::iter::once((current, self.hold)).chain(swap)
+    }
+
+    /// Every placement of the current piece and of the held piece (a hold into an empty
+    /// slot is not among them), with where it leads.
+    pub(crate) fn moves(&self, known: &KnownSolver<'_>) -> Vec<MoveTo> {
+        let mut moves = Vec::new();
+        for (piece, hold_after) in self.choices(known.hold) {
+            let hold = hold_after != self.hold;
+            let set = known
+                .generator
+                .placements(self.field.board(), piece, self.field.clear_line())
+                .expect("a checked field stays valid");
+            for placement in set.iter() {
+                let field = self.field.place(&placement);
+                moves.push(MoveTo {
+                    mv: Move { hold, placement },
+                    after: (!known.goal.reached(&field)).then_some((field, hold_after)),
+                });
+            }
+        }
+        moves
+    }
+
+    /// The decision after holding into the empty slot when `revealed` shows: the current
+    /// piece held, the next one to place.
+    pub(crate) fn after_hold(&self, revealed: Piece) -> Decision {
+        Decision {
+            field: self.field,
+            hold: Some(self.queue.current()),
+            queue: self.queue.advance(revealed),
+            bag: bag_after(self.drawable(), revealed),
+            hold_used: true,
+        }
+    }
+}
+
+/// The bag after drawing `piece` from `drawable` (0 when that empties it).
+pub(crate) fn bag_after(drawable: u8, piece: Piece) -> u8 {
+    drawable & !(1 << piece.index())
+}
+
+/// Whether `in_view` queue pieces (and the held one) are every piece a PC of `field` can
+/// use: with hold, one more piece could still be reached by holding.
+pub(crate) fn covers(field: &PcField, in_view: usize, held: bool, hold_rule: bool) -> bool {
+    let needed = field.pieces_needed() as usize;
+    if hold_rule {
+        needed < in_view + held as usize
+    } else {
+        needed <= in_view
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_queue_advances_by_one() {
+        let q = Queue::new(&[Piece::I, Piece::T, Piece::L]);
+        assert_eq!(
+            q.advance(Piece::O).as_slice(),
+            &[Piece::T, Piece::L, Piece::O]
+        );
+    }
+
+    fn decision(filled: &str, hold: Option<Piece>, queue: &str) -> Decision {
+        let queue: Vec<Piece> = queue.chars().filter_map(Piece::from_char).collect();
+        Decision {
+            field: PcField::new(filled.parse().unwrap(), 4).unwrap(),
+            hold,
+            queue: Queue::new(&queue),
+            bag: 0,
+            hold_used: false,
+        }
+    }
+
+    #[test]
+    fn the_layers_count_unknown_pieces_and_known_layers() {
+        let empty = "..........";
+        let layers = |unknown, last_known| {
+            Some(Layers {
+                unknown,
+                last_known,
+            })
+        };
+        // The first decision of a PC: hold and six in view, four unknown.
+        assert_eq!(
+            decision(empty, Some(Piece::I), "TSZLJO").layers(true),
+            layers(4, 6)
+        );
+        assert_eq!(decision(empty, None, "TSZLJO").layers(false), layers(4, 6));
+        // Right after a hold into the empty slot: the same layers (the root does not swap).
+        let held = Decision {
+            hold_used: true,
+            ..decision(empty, Some(Piece::I), "TSZLJO")
+        };
+        assert_eq!(held.layers(true), layers(4, 6));
+        // 9 pieces left: three unknown; 8: two.
+        let one = "####......";
+        assert_eq!(
+            decision(one, Some(Piece::O), "TSZLJI").layers(true),
+            layers(3, 6)
+        );
+        let two = "##......../##......../##......../##........";
+        assert_eq!(
+            decision(two, Some(Piece::O), "TSZLJI").layers(true),
+            layers(2, 6)
+        );
+        // Not for a walk: an empty hold slot, more unknown pieces than it takes.
+        assert_eq!(decision(empty, None, "TSZLJO").layers(true), None);
+        assert_eq!(decision(empty, Some(Piece::I), "TSZL").layers(true), None);
+    }
+}
