@@ -121,6 +121,10 @@ struct Cli {
     /// the JSON as "by_hold": piece -> [attempts, successes])
     #[arg(long = "by-hold")]
     by_hold: bool,
+    /// Write each game's record (`seed<S>.pcgame`, the text form that replays the game)
+    /// into this folder
+    #[arg(long, value_name = "DIR")]
+    records: Option<std::path::PathBuf>,
     #[command(flatten)]
     format: FormatArg,
     /// No progress bar
@@ -169,6 +173,7 @@ struct Settings {
     carry: bool,
     exact_opening: bool,
     graph: Option<Arc<PcGraph>>,
+    records: Option<std::path::PathBuf>,
 }
 
 fn play(seed: u64, s: &Settings) -> Played {
@@ -266,6 +271,11 @@ fn play(seed: u64, s: &Settings) -> Played {
     if streak > 0 || out.streaks.is_empty() {
         out.streaks.push(streak);
     }
+    if let Some(dir) = &s.records {
+        let path = dir.join(format!("seed{seed}.pcgame"));
+        std::fs::write(&path, game.record().to_string())
+            .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+    }
     let stats = player.stats();
     out.exact = stats.exact;
     out.guided = stats.guided;
@@ -302,7 +312,12 @@ fn main() {
         clairvoyant: (cli.clairvoyant, cli.clairvoyant_states),
         carry: !cli.no_carry,
         exact_opening: !cli.no_exact_opening,
+        records: cli.records.clone(),
     };
+    if let Some(dir) = &settings.records {
+        std::fs::create_dir_all(dir)
+            .unwrap_or_else(|e| fail(format!("--records {}: {e}", dir.display())));
+    }
     let threads = cli.threads.max(1);
     let json = cli.format.json();
     let by_hold_flag = cli.by_hold;

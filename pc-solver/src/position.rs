@@ -131,7 +131,8 @@ impl Move {
 /// `bag` is the set of pieces still to come from the current bag **after** the last
 /// preview piece; empty means the preview ends a bag and a fresh one follows, and so does
 /// the full set (all seven still to come is a fresh bag). Everything that reads the bag
-/// goes through [`Position::bag_state`], which makes the two the same.
+/// goes through [`Position::bag_state`], which makes the two the same; its
+/// [`BagState::drawable`] is the set of pieces the next reveal can give.
 ///
 /// ```
 /// use pc_bag::PieceSet;
