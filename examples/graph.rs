@@ -54,8 +54,20 @@ enum Command {
         #[arg(long = "two-line")]
         two_line: bool,
         /// Where to write the graph [default: the cache folder]
-        #[arg(long, value_name = "PATH")]
+        #[arg(long, value_name = "PATH", required_if_eq("field", "field"))]
         out: Option<PathBuf>,
+        /// A small graph instead, of the PCs of this field (rows of # and . separated by
+        /// /, top row first; at most 4 rows below the clear line); needs --out
+        #[arg(long, value_name = "ROWS", value_parser = pc_examples::parse_rows, requires = "out")]
+        field: Option<pc_solver::Board32>,
+        /// The clear line of --field
+        #[arg(
+            long = "clear-line",
+            value_name = "N",
+            default_value_t = 4,
+            requires = "field"
+        )]
+        clear_line: u32,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -96,8 +108,15 @@ fn main() {
             rules,
             two_line: _,
             out,
+            field,
+            clear_line,
             format,
-        } => build(&rules, out, format.json()),
+        } => {
+            let start = field.map(|board| {
+                pc_solver::PcField::new(board, clear_line).unwrap_or_else(|e| fail(e))
+            });
+            build(&rules, out, start, format.json())
+        }
         Command::Path { rules } => match PcGraph::cache_path(&rules.rules(true)) {
             Some(path) => println!("{}", path.display()),
             None => fail("no cache folder here: set PC_GRAPH_DIR"),
@@ -262,14 +281,29 @@ fn carry(
     }
 }
 
-fn build(rules_args: &RulesArgs, out: Option<PathBuf>, json: bool) {
+fn build(
+    rules_args: &RulesArgs,
+    out: Option<PathBuf>,
+    start: Option<pc_solver::PcField>,
+    json: bool,
+) {
     // Hold does not change the fields.
     let rules = rules_args.rules(true);
     let path = out
         .or_else(|| PcGraph::cache_path(&rules))
         .unwrap_or_else(|| fail("no cache folder here: give --out PATH or set PC_GRAPH_DIR"));
     let started = Instant::now();
-    let (graph, built) = match PcGraph::load(&path, &rules) {
+    let wanted = start.unwrap_or_else(|| {
+        pc_solver::PcField::new(Default::default(), 4).expect("the empty field")
+    });
+    let found = PcGraph::load(&path, &rules).and_then(|graph| {
+        if graph.start() == wanted {
+            Ok(graph)
+        } else {
+            Err(GraphError::Malformed("a graph of another start field"))
+        }
+    });
+    let (graph, built) = match found {
         Ok(graph) => (graph, false),
         Err(e) => {
             if !matches!(&e, GraphError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
@@ -277,7 +311,7 @@ fn build(rules_args: &RulesArgs, out: Option<PathBuf>, json: bool) {
             {
                 eprintln!("{}: {e}; building it again", path.display());
             }
-            let graph = build_shown(&rules, show_progress(json, false));
+            let graph = build_shown(&rules, start.as_ref(), show_progress(json, false));
             graph.save(&path).unwrap_or_else(|e| fail(e));
             (graph, true)
         }
@@ -307,14 +341,18 @@ fn build(rules_args: &RulesArgs, out: Option<PathBuf>, json: bool) {
 }
 
 /// Builds the graph with a progress bar per layer on stderr when `shown`.
-fn build_shown(rules: &pc_solver::Rules, shown: bool) -> PcGraph {
+fn build_shown(
+    rules: &pc_solver::Rules,
+    start: Option<&pc_solver::PcField>,
+    shown: bool,
+) -> PcGraph {
     let bar = if shown {
         indicatif::ProgressBar::new(0).with_style(bar_style("fields"))
     } else {
         indicatif::ProgressBar::hidden()
     };
     let mut at = None;
-    let graph = PcGraph::build_with(rules, &mut |p: &BuildProgress| {
+    let mut tell = |p: &BuildProgress| {
         if at != Some((p.stage, p.layer)) {
             at = Some((p.stage, p.layer));
             bar.reset();
@@ -327,7 +365,11 @@ fn build_shown(rules: &pc_solver::Rules, shown: bool) -> PcGraph {
         }
         bar.set_position(p.done);
         ControlFlow::Continue(())
-    })
+    };
+    let graph = match start {
+        Some(start) => PcGraph::build_from(start, rules, &mut tell),
+        None => PcGraph::build_with(rules, &mut tell),
+    }
     .unwrap_or_else(|e| fail(e));
     bar.finish_and_clear();
     graph

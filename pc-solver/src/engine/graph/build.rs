@@ -14,14 +14,15 @@
 //! was reached.
 
 use super::key::{MAX_ROWS, pack, unpack};
+use super::moves::moves;
 use super::{GraphError, Layer, PcGraph, RulesId};
 use crate::engine::known::{cover_check, placements_toward_pc};
 use crate::field::PcField;
 use crate::rules::Rules;
-use ahash::{AHashMap, AHashSet};
 use pc_srs::{MoveGenerator, Piece};
 use pc_zdd_graph::CoverMemo;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Which pass of the build a [`BuildProgress`] reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,14 +48,12 @@ pub struct BuildProgress {
     pub total: u64,
 }
 
-/// How often, in fields, a build reports its progress.
-const REPORT_EVERY: u64 = 1 << 16;
-
 /// Regions the cover check remembers per clear line (`2^MEMO_BITS`, 32 bytes each).
 const MEMO_BITS: u32 = 20;
 
 /// Builds the graph of the perfect clears of `start` (at most four rows) under `rules`.
-/// `progress` sees the build's progress and may stop it ([`GraphError::Cancelled`]).
+/// `progress` sees the build's progress and may stop it ([`GraphError::Cancelled`]). The
+/// work of each layer is shared out among the machine's threads (the graph is the same).
 pub(crate) fn build(
     rules: &Rules,
     start: PcField,
@@ -69,16 +68,11 @@ pub(crate) fn build(
     for &key in &forward[layers - 1] {
         last.push(key, &[]);
     }
+    last.index();
     built.push(last);
     for k in (0..layers - 1).rev() {
         let next = &built[built.len() - 1];
-        let at: AHashMap<u64, u32> = next
-            .keys
-            .iter()
-            .enumerate()
-            .map(|(index, &key)| (key, index as u32))
-            .collect();
-        let layer = live_layer(&generator, &forward[k], &at, k, layers, progress)?;
+        let layer = live_layer(&generator, &forward[k], next, k, layers, progress)?;
         built.push(layer);
     }
     built.reverse();
@@ -92,6 +86,73 @@ pub(crate) fn build(
     })
 }
 
+/// The threads a build shares its layers among: the machine's (one in a browser).
+fn build_threads() -> usize {
+    if cfg!(target_family = "wasm") {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+}
+
+/// How the workers of one step of a build tell the calling thread how far they are,
+/// and learn that it was cancelled.
+struct Shared {
+    done: AtomicUsize,
+    stop: AtomicBool,
+}
+
+impl Shared {
+    /// Counts one more item done; false once the build is cancelled.
+    #[inline]
+    fn tick(&self) -> bool {
+        self.done.fetch_add(1, Ordering::Relaxed);
+        !self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// `work` on consecutive parts of `0..len`, one per build thread; the results in the
+/// parts' order. Meanwhile the calling thread reports the items done (counted by
+/// [`Shared::tick`]) to `report` every 100 ms, and a `Break` from it stops the workers.
+fn in_parts<T: Send>(
+    len: usize,
+    work: &(dyn Fn(std::ops::Range<usize>, &Shared) -> T + Sync),
+    report: &mut dyn FnMut(usize) -> ControlFlow<()>,
+) -> Result<Vec<T>, GraphError> {
+    let threads = build_threads().min(len.max(1));
+    let part = len.div_ceil(threads).max(1);
+    let shared = Shared {
+        done: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+    };
+    let results = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let range = (t * part).min(len)..((t + 1) * part).min(len);
+                let shared = &shared;
+                scope.spawn(move || work(range, shared))
+            })
+            .collect();
+        while !handles.iter().all(|h| h.is_finished()) {
+            if report(shared.done.load(Ordering::Relaxed)).is_break() {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect::<Vec<T>>()
+    });
+    if shared.stop.load(Ordering::Relaxed) {
+        return Err(GraphError::Cancelled);
+    }
+    Ok(results)
+}
+
 /// The fields of each layer that placements reach from `start`, sorted, leaving out the
 /// fields no pieces can cover.
 fn forward_fields(
@@ -101,35 +162,69 @@ fn forward_fields(
     progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
 ) -> Result<Vec<Vec<u64>>, GraphError> {
     let mut out = vec![vec![pack(&start)]];
-    let mut memos: Vec<CoverMemo> = (0..=MAX_ROWS).map(|_| CoverMemo::new(MEMO_BITS)).collect();
     for k in 0..layers - 1 {
-        let mut kept: AHashSet<u64> = AHashSet::new();
-        let mut dropped: AHashSet<u64> = AHashSet::new();
         let fields = &out[k];
-        for (done, &key) in fields.iter().enumerate() {
-            report(progress, BuildStage::Forward, k, layers, done, fields.len())?;
-            let field = unpack(key);
-            for piece in Piece::ALL {
-                for placement in placements_toward_pc(generator, &field, piece) {
-                    let child = field.place(&placement);
-                    if !child.can_be_filled() {
-                        continue;
+        // Every child of every field, in parts; then each distinct one checked once.
+        let mut tell = |done| {
+            report(
+                progress,
+                BuildStage::Forward,
+                k,
+                layers,
+                done / 2,
+                fields.len(),
+            )
+        };
+        let parts = in_parts(
+            fields.len(),
+            &|range, shared| {
+                let mut children = Vec::new();
+                for &key in &fields[range] {
+                    if !shared.tick() {
+                        break;
                     }
-                    let child_key = pack(&child);
-                    if kept.contains(&child_key) || dropped.contains(&child_key) {
-                        continue;
-                    }
-                    if coverable(&child, &mut memos[child.clear_line() as usize]) {
-                        kept.insert(child_key);
-                    } else {
-                        dropped.insert(child_key);
+                    let field = unpack(key);
+                    for piece in Piece::ALL {
+                        for placement in placements_toward_pc(generator, &field, piece) {
+                            let child = field.place(&placement);
+                            if child.can_be_filled() {
+                                children.push(pack(&child));
+                            }
+                        }
                     }
                 }
-            }
-        }
-        let mut next: Vec<u64> = kept.into_iter().collect();
-        next.sort_unstable();
-        out.push(next);
+                children.sort_unstable();
+                children.dedup();
+                children
+            },
+            &mut tell,
+        )?;
+        let mut candidates: Vec<u64> = parts.into_iter().flatten().collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        let share = fields.len() as f64 / candidates.len().max(1) as f64;
+        let mut tell = |done| {
+            let done = fields.len() / 2 + (done as f64 * share / 2.0) as usize;
+            report(progress, BuildStage::Forward, k, layers, done, fields.len())
+        };
+        let kept = in_parts(
+            candidates.len(),
+            &|range, shared| {
+                let mut memos: Vec<CoverMemo> =
+                    (0..=MAX_ROWS).map(|_| CoverMemo::new(MEMO_BITS)).collect();
+                candidates[range]
+                    .iter()
+                    .copied()
+                    .filter(|&key| {
+                        shared.tick();
+                        let child = unpack(key);
+                        coverable(&child, &mut memos[child.clear_line() as usize])
+                    })
+                    .collect::<Vec<u64>>()
+            },
+            &mut tell,
+        )?;
+        out.push(kept.into_iter().flatten().collect());
     }
     Ok(out)
 }
@@ -140,19 +235,17 @@ fn coverable(field: &PcField, memo: &mut CoverMemo) -> bool {
 }
 
 /// The live fields of layer `k` among `fields` (sorted) and their edges into the next
-/// layer, whose live fields are `next` (key to index).
+/// layer, whose live fields are `next`.
 fn live_layer(
     generator: &MoveGenerator<'_>,
     fields: &[u64],
-    next: &AHashMap<u64, u32>,
+    next: &Layer,
     k: usize,
     layers: usize,
     progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
 ) -> Result<Layer, GraphError> {
-    let mut layer = Layer::default();
-    let mut children: Vec<u32> = Vec::new();
-    let mut edges: Vec<u32> = Vec::new();
-    for (done, &key) in fields.iter().enumerate() {
+    let table = moves();
+    let mut tell = |done| {
         report(
             progress,
             BuildStage::Backward,
@@ -160,31 +253,57 @@ fn live_layer(
             layers,
             done,
             fields.len(),
-        )?;
-        let field = unpack(key);
-        edges.clear();
-        for piece in Piece::ALL {
-            children.clear();
-            for placement in placements_toward_pc(generator, &field, piece) {
-                if let Some(&at) = next.get(&pack(&field.place(&placement))) {
-                    children.push(at);
+        )
+    };
+    let parts = in_parts(
+        fields.len(),
+        &|range, shared| {
+            let mut layer = Layer::default();
+            let mut ids: Vec<u8> = Vec::new();
+            let mut edges: Vec<u16> = Vec::new();
+            for &key in &fields[range] {
+                if !shared.tick() {
+                    break;
+                }
+                let field = unpack(key);
+                edges.clear();
+                for piece in Piece::ALL {
+                    ids.clear();
+                    for placement in placements_toward_pc(generator, &field, piece) {
+                        let live = next.find(pack(&field.place(&placement))).is_some();
+                        if live {
+                            ids.push(table.id(&placement).expect("a placement in four rows"));
+                        }
+                    }
+                    ids.sort_unstable();
+                    ids.dedup();
+                    edges.extend(ids.iter().map(|&id| super::edge(piece, id)));
+                }
+                if !edges.is_empty() {
+                    layer.push(key, &edges);
                 }
             }
-            children.sort_unstable();
-            children.dedup();
-            edges.extend(children.iter().map(|&at| super::edge(piece, at)));
-        }
-        if !edges.is_empty() {
-            if layer.len() == super::MAX_FIELDS || edges.len() > super::MAX_EDGES {
-                return Err(GraphError::TooLarge);
-            }
-            layer.push(key, &edges);
+            layer
+        },
+        &mut tell,
+    )?;
+    // The parts' fields in order, their edges after one another.
+    let mut layer = Layer::default();
+    for part in parts {
+        for i in 0..part.len() as u32 {
+            layer.push(part.keys[i as usize], part.edges(i));
         }
     }
+    if layer.len() > super::MAX_FIELDS
+        || (0..layer.len() as u32).any(|i| layer.edges(i).len() > super::MAX_EDGES)
+    {
+        return Err(GraphError::TooLarge);
+    }
+    layer.index();
     Ok(layer)
 }
 
-/// Calls `progress` every [`REPORT_EVERY`] fields and at the start of a layer.
+/// Tells `progress` how far a step of the build is.
 fn report(
     progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
     stage: BuildStage,
@@ -192,10 +311,7 @@ fn report(
     layers: usize,
     done: usize,
     total: usize,
-) -> Result<(), GraphError> {
-    if done as u64 % REPORT_EVERY != 0 {
-        return Ok(());
-    }
+) -> ControlFlow<()> {
     let seen = BuildProgress {
         stage,
         layer,
@@ -203,8 +319,5 @@ fn report(
         done: done as u64,
         total: total as u64,
     };
-    match progress(&seen) {
-        ControlFlow::Continue(()) => Ok(()),
-        ControlFlow::Break(()) => Err(GraphError::Cancelled),
-    }
+    progress(&seen)
 }

@@ -1,5 +1,5 @@
-//! The graph's file: a header saying what it is and what it was built for, the layers,
-//! and a checksum of everything before it.
+//! The graph's file: a header saying what it is, what it was built for and where each
+//! section is, then each layer's two sections.
 //!
 //! ```text
 //! magic        8 bytes   "PCGRAPH\0"
@@ -7,37 +7,34 @@
 //! rules        u64       RulesId of the kick table and drop mode
 //! start        u64       the start field's key
 //! layers       u32       the number of layers
-//! per layer:   u64 fields, u64 edges, and for its shape and its children each: u64 bytes,
-//!              u64 bytes compressed
+//! per layer:   u64 fields, u64 edges, u64 bytes of its shape, u64 XXH3-64 of its shape,
+//!              u64 XXH3-64 of its moves
+//! header hash  u64       XXH3-64 of every byte of the header before it
 //! per layer, its shape: the keys, ascending, as varint differences; then per field a
-//!              byte with a bit per piece that has children and the number of children of
-//!              each such piece in half-bytes (count - 1; 15 escapes to a varint of
-//!              count - 16; the half-byte after an odd last one is 0)
-//! per layer, its children: per field, by piece, ascending
-//! checksum     u64       XXH3-64 of every byte before it
+//!              byte with a bit per piece that has moves and the number of moves of each
+//!              such piece in half-bytes (count - 1; 15 escapes to a varint of count - 16;
+//!              the half-byte after an odd last one is 0)
+//! per layer, its moves: a byte per edge, the placement's id (`moves.rs`), by field, then
+//!              piece, ascending
 //! ```
 //!
-//! Each section (a layer's shape, a layer's children) is compressed on its own as an LZ4
-//! block (`lz4_flex`): neighbouring fields repeat each other's children, which takes the
-//! SRS graph from 258 to about 190 MB. A layer's two sections are read side by side, one
-//! field at a time, and the layers on whichever thread is free, the largest first: a
-//! child is named by its index, so a layer needs nothing of the next but its size.
-//!
-//! A child is the index of a field of the next layer, written as a zigzag varint
-//! difference from a guess: the child at the same place in the previous field's list for
-//! the same piece (neighbouring fields differ in a few cells, so their children are
-//! neighbours too), else the child before it in the list. Measured on the SRS graph,
-//! this takes the children from 287 to 195 MB.
+//! An edge names a placement, not the field it leads to: a byte whatever the size of the
+//! next layer, and bytes that repeat from field to field, so that the file compresses
+//! well for a browser to download (`gzip`). Nothing in it is compressed: a native load
+//! reads the layers' sections side by side, each checked against its hash and decoded
+//! where it is read.
 //!
 //! Integers are little-endian. A file is written to a temporary file beside its path and
 //! renamed over it when complete, so a crash or two builders at once never leave half a
-//! file. Loading checks the magic, the version, the rules and the checksum, then that
-//! every layer is well formed (keys valid, ascending and of the layer's number of pieces,
-//! children within the next layer, every field with a child but the last layer's), so a
-//! damaged file is an error, never a wrong answer.
+//! file. Loading checks the magic, the version, the rules and the hashes, then that every
+//! layer is well formed (keys valid, ascending and of the layer's number of pieces, ids
+//! within their piece's table and ascending, every field with a move but the last
+//! layer's), so a damaged file is an error, never a wrong answer.
 
 use super::key::{is_valid, pieces_needed};
-use super::{GraphError, Layer, PcGraph, RulesId, edge_child, edge_piece};
+use super::moves::moves;
+use super::{GraphError, Layer, PcGraph, RulesId, edge_piece};
+use pc_srs::Piece;
 use std::io::Write;
 use std::path::Path;
 
@@ -45,111 +42,95 @@ use std::path::Path;
 const MAGIC: &[u8; 8] = b"PCGRAPH\0";
 
 /// The version of the format written; files of another version are not read.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+
+/// Bytes of the header before the layers' table.
+const FIXED: usize = 8 + 4 + 8 + 8 + 4;
+
+/// Bytes of a layer's entry in the header's table.
+const ENTRY: usize = 5 * 8;
+
+/// The most layers a graph has (a start of at most four rows needs at most ten pieces).
+const MAX_LAYERS: usize = 11;
+
+/// What the header says of a layer.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    fields: usize,
+    edges: usize,
+    shape: usize,
+    shape_hash: u64,
+    moves_hash: u64,
+    /// Where its shape starts in the file (its moves follow).
+    at: usize,
+}
 
 /// The bytes of a graph in the file format.
 pub(crate) fn encode(graph: &PcGraph) -> Vec<u8> {
-    let sections: Vec<(Vec<u8>, Vec<u8>)> = graph.layers.iter().map(write_layer).collect();
+    let shapes: Vec<Vec<u8>> = graph.layers.iter().map(write_shape).collect();
+    let ids: Vec<Vec<u8>> = graph
+        .layers
+        .iter()
+        .map(|layer| layer.edges.iter().map(|&e| e as u8).collect())
+        .collect();
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&graph.rules.value().to_le_bytes());
     out.extend_from_slice(&graph.start.to_le_bytes());
     out.extend_from_slice(&(graph.layers.len() as u32).to_le_bytes());
-    let packed: Vec<(Vec<u8>, Vec<u8>)> = sections
-        .iter()
-        .map(|(shape, children)| {
-            (
-                lz4_flex::block::compress(shape),
-                lz4_flex::block::compress(children),
-            )
-        })
-        .collect();
-    for ((layer, (shape, children)), (packed_shape, packed_children)) in
-        graph.layers.iter().zip(&sections).zip(&packed)
-    {
+    for ((layer, shape), ids) in graph.layers.iter().zip(&shapes).zip(&ids) {
         for n in [
-            layer.len(),
-            layer.edge_count(),
-            shape.len(),
-            packed_shape.len(),
-            children.len(),
-            packed_children.len(),
+            layer.len() as u64,
+            layer.edge_count() as u64,
+            shape.len() as u64,
+            xxhash_rust::xxh3::xxh3_64(shape),
+            xxhash_rust::xxh3::xxh3_64(ids),
         ] {
-            out.extend_from_slice(&(n as u64).to_le_bytes());
+            out.extend_from_slice(&n.to_le_bytes());
         }
     }
-    for (shape, _) in &packed {
+    let header_hash = xxhash_rust::xxh3::xxh3_64(&out);
+    out.extend_from_slice(&header_hash.to_le_bytes());
+    for (shape, ids) in shapes.iter().zip(&ids) {
         out.extend_from_slice(shape);
+        out.extend_from_slice(ids);
     }
-    for (_, children) in &packed {
-        out.extend_from_slice(children);
-    }
-    let checksum = xxhash_rust::xxh3::xxh3_64(&out);
-    out.extend_from_slice(&checksum.to_le_bytes());
     out
 }
 
-/// A layer's shape (keys, pieces and counts) and its children (indices of fields of the
-/// next layer).
-fn write_layer(layer: &Layer) -> (Vec<u8>, Vec<u8>) {
+/// A layer's shape: keys, pieces and counts.
+fn write_shape(layer: &Layer) -> Vec<u8> {
     let mut shape = Vec::new();
-    let mut children = Vec::new();
     let mut previous = 0;
     for &key in &layer.keys {
         put_varint(&mut shape, key - previous);
         previous = key;
     }
-    let mut guesses: [Vec<u32>; 7] = Default::default();
-    let mut lists: [Vec<u32>; 7] = Default::default();
     for index in 0..layer.len() as u32 {
-        for list in &mut lists {
-            list.clear();
-        }
+        let mut counts = [0usize; 7];
         for &e in layer.edges(index) {
-            lists[edge_piece(e)].push(edge_child(e));
+            counts[edge_piece(e)] += 1;
         }
-        let mask = lists
+        let mask = counts
             .iter()
             .enumerate()
-            .fold(0u8, |m, (p, l)| m | ((!l.is_empty()) as u8) << p);
+            .fold(0u8, |m, (p, &c)| m | ((c > 0) as u8) << p);
         shape.push(mask);
         let mut nibbles = Nibbles::default();
         let mut escapes = Vec::new();
-        for list in lists.iter().filter(|l| !l.is_empty()) {
-            let count = list.len() - 1;
-            nibbles.push(&mut shape, count.min(15) as u8);
-            if count >= 15 {
-                escapes.push(count - 15);
+        for &count in counts.iter().filter(|&&c| c > 0) {
+            nibbles.push(&mut shape, (count - 1).min(15) as u8);
+            if count > 15 {
+                escapes.push(count - 16);
             }
         }
         nibbles.finish(&mut shape);
         for count in escapes {
             put_varint(&mut shape, count as u64);
         }
-        for (list, guess) in lists.iter_mut().zip(&mut guesses) {
-            if list.is_empty() {
-                continue;
-            }
-            for (j, &child) in list.iter().enumerate() {
-                let g = guess_at(guess, list, j);
-                put_varint(&mut children, zigzag(i64::from(child) - i64::from(g)));
-            }
-            std::mem::swap(guess, list);
-        }
     }
-    (shape, children)
-}
-
-/// The guess for child `j` of a list: the child at the same place in the previous list
-/// for the piece, else the child before it, else 0.
-#[inline]
-fn guess_at(previous: &[u32], list: &[u32], j: usize) -> u32 {
-    match previous.get(j) {
-        Some(&g) => g,
-        None if j > 0 => list[j - 1],
-        None => 0,
-    }
+    shape
 }
 
 /// Half-bytes written two to a byte.
@@ -171,14 +152,6 @@ impl Nibbles {
             out.push(low);
         }
     }
-}
-
-fn zigzag(value: i64) -> u64 {
-    ((value << 1) ^ (value >> 63)) as u64
-}
-
-fn unzigzag(value: u64) -> i64 {
-    (value >> 1) as i64 ^ -((value & 1) as i64)
 }
 
 /// Writes `graph` to `path` whole or not at all: to a temporary file in the same folder,
@@ -213,57 +186,94 @@ pub(crate) fn save(graph: &PcGraph, path: &Path) -> Result<(), GraphError> {
     Ok(())
 }
 
-/// Reads the graph in `path`, built for `rules`.
+/// Reads the graph in `path`, built for `rules`: the header, then each layer's sections
+/// on whichever thread is free, the largest layers first, each section let go once its
+/// layer is decoded.
 pub(crate) fn load(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
-    let bytes = read_file(path).map_err(|source| GraphError::Io {
+    let io = |source| GraphError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
-    decode(&bytes, rules)
-}
-
-/// The bytes of a file, its two halves read side by side (copying a file of hundreds of
-/// megabytes out of the system's cache is a tenth of the load on one thread).
-#[cfg(unix)]
-fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::os::unix::fs::FileExt;
-    let file = std::fs::File::open(path)?;
-    let length = usize::try_from(file.metadata()?.len()).map_err(std::io::Error::other)?;
-    let mut bytes = vec![0u8; length];
-    let (first, second) = bytes.split_at_mut(length / 2);
-    let file = &file;
-    let side_by_side = std::thread::scope(|scope| {
-        let half = (length / 2) as u64;
-        let Ok(helper) = std::thread::Builder::new()
-            .spawn_scoped(scope, move || file.read_exact_at(second, half))
-        else {
-            return Ok(false);
-        };
-        let read = file.read_exact_at(first, 0);
-        let other = helper
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        read.and(other).map(|()| true)
-    })?;
-    if !side_by_side {
-        return std::fs::read(path);
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let length = file.metadata().map_err(io)?.len();
+    let mut fixed = [0u8; FIXED];
+    read_at(&file, &mut fixed, 0).map_err(|e| short(e, io))?;
+    check_fixed(&fixed, rules)?;
+    let count = u32::from_le_bytes(fixed[FIXED - 4..].try_into().expect("4 bytes")) as usize;
+    if count == 0 || count > MAX_LAYERS {
+        return Err(GraphError::Malformed("the number of layers"));
     }
-    Ok(bytes)
+    let mut header = vec![0u8; FIXED + count * ENTRY + 8];
+    read_at(&file, &mut header, 0).map_err(|e| short(e, io))?;
+    let (start, entries) = read_header(&header, length)?;
+    let order = largest_first(&entries);
+    let layers = in_parallel(&order, |k| {
+        let e = entries[k];
+        let mut bytes = vec![0u8; e.shape + e.edges];
+        read_at(&file, &mut bytes, e.at as u64).map_err(|source| short(source, io))?;
+        read_layer(&bytes, &e, pieces_needed(start) - k as u32)
+    })?;
+    finish(start, rules, layers)
 }
 
-/// The bytes of a file.
-#[cfg(not(unix))]
-fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    std::fs::read(path)
+/// Reads exactly `buffer.len()` bytes at `offset`.
+fn read_at(file: &std::fs::File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(buffer, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = file;
+        file.seek(SeekFrom::Start(offset))?;
+        file.read_exact(buffer)
+    }
+}
+
+/// A read that ended early is a truncated file; other errors are the system's.
+fn short(error: std::io::Error, io: impl Fn(std::io::Error) -> GraphError) -> GraphError {
+    if error.kind() == std::io::ErrorKind::UnexpectedEof {
+        GraphError::Truncated
+    } else {
+        io(error)
+    }
 }
 
 /// The graph in `bytes` (the file format), built for `rules`.
 pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError> {
-    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+    let fixed: &[u8; FIXED] = bytes
+        .get(..FIXED)
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| {
+            if bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == MAGIC {
+                GraphError::Truncated
+            } else {
+                GraphError::NotAGraph
+            }
+        })?;
+    check_fixed(fixed, rules)?;
+    let (start, entries) = read_header(bytes, bytes.len() as u64)?;
+    let order = largest_first(&entries);
+    let layers = in_parallel(&order, |k| {
+        let e = entries[k];
+        read_layer(
+            &bytes[e.at..e.at + e.shape + e.edges],
+            &e,
+            pieces_needed(start) - k as u32,
+        )
+    })?;
+    finish(start, rules, layers)
+}
+
+/// Checks the magic, the version and the rules.
+fn check_fixed(fixed: &[u8; FIXED], rules: RulesId) -> Result<(), GraphError> {
+    if &fixed[..MAGIC.len()] != MAGIC {
         return Err(GraphError::NotAGraph);
     }
     let mut reader = Reader {
-        bytes,
+        bytes: fixed,
         at: MAGIC.len(),
     };
     let version = reader.u32()?;
@@ -280,110 +290,89 @@ pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError
             expected: rules,
         });
     }
-    // The checksum covers everything, so check it before trusting any count; the
-    // length the header gives only tells a cut file from a damaged one.
-    if bytes.len() < reader.at + 8 || declared_length(bytes).is_some_and(|n| n > bytes.len() as u64)
-    {
-        return Err(GraphError::Truncated);
-    }
-    let body = &bytes[..bytes.len() - 8];
-    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-    if xxhash_rust::xxh3::xxh3_64(body) != stored {
-        return Err(GraphError::Checksum);
-    }
-    reader.bytes = body;
+    Ok(())
+}
+
+/// The start field and the layers' entries, from a header whose fixed part was checked,
+/// in a file of `length` bytes.
+fn read_header(bytes: &[u8], length: u64) -> Result<(u64, Vec<Entry>), GraphError> {
+    let mut reader = Reader {
+        bytes,
+        at: MAGIC.len() + 4 + 8,
+    };
     let start = reader.u64()?;
-    if !is_valid(start) {
-        return Err(GraphError::Malformed("the start field"));
-    }
-    // Layer `k` holds the fields `k` pieces after the start, down to the cleared field.
     let count = reader.u32()? as usize;
-    if count != pieces_needed(start) as usize + 1 {
+    if count == 0 || count > MAX_LAYERS {
         return Err(GraphError::Malformed("the number of layers"));
     }
-    let mut sizes = Vec::with_capacity(count);
+    let end = FIXED + count * ENTRY;
+    let stored = u64::from_le_bytes(
+        bytes
+            .get(end..end + 8)
+            .ok_or(GraphError::Truncated)?
+            .try_into()
+            .expect("8 bytes"),
+    );
+    if xxhash_rust::xxh3::xxh3_64(&bytes[..end]) != stored {
+        return Err(GraphError::Checksum);
+    }
+    if !is_valid(start) || pieces_needed(start) as usize + 1 != count {
+        return Err(GraphError::Malformed("the start field"));
+    }
+    let mut at = end as u64 + 8;
+    let mut entries = Vec::with_capacity(count);
     for _ in 0..count {
-        let mut size = [0u64; 6];
-        for n in &mut size {
-            *n = reader.u64()?;
-        }
-        let [
-            fields,
-            edges,
-            shape,
-            packed_shape,
-            children,
-            packed_children,
-        ] = size;
-        // Every field and edge takes a byte at least, a compressed byte stands for at most
-        // 255, and the format holds no more than so many fields: larger sizes cannot be
-        // right (and are not allocated).
-        let bytes = body.len() as u64;
-        let unpacked = |n: u64, packed: u64| packed <= bytes && n <= packed.saturating_mul(255);
-        if fields > shape
-            || fields > super::MAX_FIELDS as u64
-            || edges > u64::from(u32::MAX)
-            || edges > children
-            || !unpacked(shape, packed_shape)
-            || !unpacked(children, packed_children)
-        {
+        let [fields, edges, shape, shape_hash, moves_hash] =
+            [(); 5].map(|()| reader.u64().expect("the header was read whole"));
+        // Every field takes a byte of the shape, every edge a byte of the moves: larger
+        // counts cannot be right (and are not allocated).
+        if fields > shape || fields > super::MAX_FIELDS as u64 || edges > u64::from(u32::MAX) {
             return Err(GraphError::Malformed("a layer's size"));
         }
-        sizes.push(size.map(|n| n as usize));
+        let size = shape
+            .checked_add(edges)
+            .ok_or(GraphError::Malformed("a layer's size"))?;
+        entries.push(Entry {
+            fields: fields as usize,
+            edges: edges as usize,
+            shape: shape as usize,
+            shape_hash,
+            moves_hash,
+            at: at as usize,
+        });
+        at = at
+            .checked_add(size)
+            .ok_or(GraphError::Malformed("a layer's size"))?;
     }
-    // Where each compressed section is: every shape, then every children.
-    let mut at = reader.at;
-    let mut sections = Vec::with_capacity(2 * count);
-    for part in [2, 4] {
-        for size in &sizes {
-            sections.push((at..at + size[part + 1], size[part]));
-            at += size[part + 1];
-        }
+    match at.cmp(&length) {
+        std::cmp::Ordering::Greater => Err(GraphError::Truncated),
+        std::cmp::Ordering::Less => Err(GraphError::Malformed("bytes after the last layer")),
+        std::cmp::Ordering::Equal => Ok((start, entries)),
     }
-    if at != body.len() {
-        return Err(GraphError::Malformed("the sections' lengths"));
-    }
-    // Each layer's shape and children, on whichever thread is free (edges name their
-    // children by index, so a layer needs nothing of the next but its number of fields);
-    // a section is unpacked where it is read and let go after, so that few are in memory
-    // at once.
-    let unpack = |i: usize| {
-        let (range, size) = sections[i].clone();
-        lz4_flex::block::decompress(&body[range], size)
-            .ok()
-            .filter(|out| out.len() == size)
-            .ok_or(GraphError::Malformed("a compressed section"))
-    };
-    // The largest layers first, so that the threads end together.
-    let mut order: Vec<usize> = (0..count).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(sizes[k][1]));
-    let layers: Vec<Layer> = in_parallel(&order, |k| {
-        let [fields, edges, ..] = sizes[k];
-        let next_fields = sizes.get(k + 1).map_or(0, |size| size[0]);
-        let pieces = (count - 1 - k) as u32;
-        read_layer(
-            &unpack(k)?,
-            &unpack(count + k)?,
-            fields,
-            edges,
-            pieces,
-            next_fields,
-        )
-    })?;
+}
+
+/// The layers in the order they are best read: the largest first, so that the threads
+/// end together.
+fn largest_first(entries: &[Entry]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(entries[k].shape + entries[k].edges));
+    order
+}
+
+/// The graph of the decoded layers, checked to start where the header says.
+fn finish(start: u64, rules: RulesId, layers: Vec<Layer>) -> Result<PcGraph, GraphError> {
     if layers[0].keys != [start] {
         return Err(GraphError::Malformed("the first layer"));
     }
-    let graph = PcGraph {
+    Ok(PcGraph {
         rules,
         start,
         layers,
-    };
-    Ok(graph)
+    })
 }
 
 /// `work(k)` for each `k` of `order`, on the machine's threads (a thread takes the next
-/// `k` when it is done), the results in order of `k`; the
-/// first error of any.
+/// `k` when it is done), the results in order of `k`; the first error of any.
 fn in_parallel<T: Send>(
     order: &[usize],
     work: impl Fn(usize) -> Result<T, GraphError> + Sync,
@@ -428,72 +417,38 @@ fn in_parallel<T: Send>(
     results.into_iter().map(|(_, r)| r).collect()
 }
 
-/// The length of the file its header declares, if the header can be read: the header, the
-/// compressed sections and the checksum.
-fn declared_length(bytes: &[u8]) -> Option<u64> {
-    let mut reader = Reader {
-        bytes,
-        at: MAGIC.len() + 4 + 8 + 8,
-    };
-    let count = u64::from(reader.u32().ok()?);
-    if count > 64 {
-        return None;
-    }
-    let mut total = reader.at as u64 + 48 * count + 8;
-    for _ in 0..count {
-        let size: Vec<u64> = (0..6)
-            .map(|_| reader.u64())
-            .collect::<Result<_, _>>()
-            .ok()?;
-        total = total.checked_add(size[3])?.checked_add(size[5])?;
-    }
-    Some(total)
-}
-
-/// A layer of `fields` fields and `edges` edges from its two sections: the shape (keys,
-/// then each field's pieces and counts) and the children, read side by side, one field
-/// at a time. Every key must be a field that needs `pieces` pieces, every child one of
-/// the `next_fields` fields of the next layer, and every field must have children but in
-/// the last layer (`pieces = 0`).
-fn read_layer(
-    shape: &[u8],
-    children: &[u8],
-    fields: usize,
-    edges: usize,
-    pieces: u32,
-    next_fields: usize,
-) -> Result<Layer, GraphError> {
+/// A layer from its two sections (`bytes`: the shape, then the moves), checked against
+/// their hashes: every key a field that needs `pieces` pieces, ascending, every id one of
+/// its piece's and ascending, and every field with a move but in the last layer
+/// (`pieces = 0`).
+fn read_layer(bytes: &[u8], entry: &Entry, pieces: u32) -> Result<Layer, GraphError> {
     let malformed = GraphError::Malformed;
+    let (shape, ids) = bytes.split_at(entry.shape);
+    if xxhash_rust::xxh3::xxh3_64(shape) != entry.shape_hash
+        || xxhash_rust::xxh3::xxh3_64(ids) != entry.moves_hash
+    {
+        return Err(GraphError::Checksum);
+    }
     let mut shape = Reader {
         bytes: shape,
         at: 0,
     };
-    let keys = read_keys(&mut shape, fields, pieces)?;
-    let mut children = Reader {
-        bytes: children,
-        at: 0,
-    };
-    let mut starts = Vec::with_capacity(fields + 1);
+    let keys = read_keys(&mut shape, entry.fields, pieces)?;
+    let table = moves();
+    let sizes: [usize; 7] = Piece::ALL.map(|p| table.of(p).len());
+    let mut starts = Vec::with_capacity(entry.fields + 1);
     starts.push(0u32);
-    // Every edge takes a byte of the children at least: the section, not the header,
-    // bounds what is reserved.
-    let mut out: Vec<u32> = Vec::with_capacity(edges.min(children.bytes.len()));
-    let next_len = next_fields as i64;
-    // Per piece: its previous list of children (the encoder's guesses, see `guess_at`),
-    // rewritten in place: entry `j` is read as the guess before the new child takes its
-    // place, and past the old list's end the child before serves. No list is longer than
-    // a field's edges.
-    let mut guesses = [[0u32; super::MAX_EDGES + 1]; 7];
-    let mut known = [0usize; 7];
-    for _ in 0..fields {
+    let mut edges: Vec<u16> = Vec::with_capacity(entry.edges);
+    let mut next_id = 0;
+    for _ in 0..entry.fields {
         let mask = shape.byte()?;
         if mask >> 7 != 0 {
             return Err(malformed("a field's pieces"));
         }
         if (mask == 0) != (pieces == 0) {
-            return Err(malformed("a field's edges"));
+            return Err(malformed("a field's moves"));
         }
-        // The counts of the pieces with children: half-bytes, then the escapes.
+        // The counts of the pieces with moves: half-bytes, then the escapes.
         let present = mask.count_ones() as usize;
         let mut counts = [0usize; 7];
         for pair in 0..present.div_ceil(2) {
@@ -516,47 +471,29 @@ fn read_layer(
             }
             total += *count;
         }
-        if total > super::MAX_EDGES || out.len() + total > edges {
-            return Err(malformed("a field's edges"));
+        if total > super::MAX_EDGES || edges.len() + total > entry.edges {
+            return Err(malformed("a field's moves"));
         }
         let mut counts = counts.iter();
         for piece in (0..7).filter(|p| mask >> p & 1 == 1) {
             let count = *counts.next().expect("a count per piece present");
-            let tag = (piece as u32) << 29;
-            let guess = &mut guesses[piece];
-            let old = known[piece];
-            let mut before = -1i64;
-            for j in 0..count {
-                let g = if j < old {
-                    guess[j]
-                } else if j > 0 {
-                    guess[j - 1]
-                } else {
-                    0
-                };
-                let child = i64::from(g) + unzigzag(children.varint()?);
-                if child <= before || child >= next_len {
-                    return Err(malformed("a child"));
+            let tag = (piece as u16) << 8;
+            let mut before = -1i32;
+            for &id in &ids[next_id..next_id + count] {
+                if i32::from(id) <= before || usize::from(id) >= sizes[piece] {
+                    return Err(malformed("a move"));
                 }
-                before = child;
-                guess[j] = child as u32;
-                out.push(tag | child as u32);
+                before = i32::from(id);
+                edges.push(tag | u16::from(id));
             }
-            known[piece] = count;
+            next_id += count;
         }
-        starts.push(out.len() as u32);
+        starts.push(edges.len() as u32);
     }
-    if shape.at != shape.bytes.len() || out.len() != edges {
+    if shape.at != shape.bytes.len() || edges.len() != entry.edges {
         return Err(malformed("a layer's shape"));
     }
-    if children.at != children.bytes.len() {
-        return Err(malformed("a layer's children"));
-    }
-    Ok(Layer {
-        keys,
-        starts,
-        edges: out,
-    })
+    Ok(Layer::new(keys, starts, edges))
 }
 
 /// A layer's keys, ascending varint differences, each a field needing `pieces` pieces.
@@ -680,11 +617,39 @@ mod tests {
         RulesId::of(&Rules::default())
     }
 
-    /// The bytes with the checksum made right again after a change.
+    /// The bytes with every hash made right again after a change (when the header can
+    /// still be read).
     fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
-        let end = bytes.len() - 8;
-        let checksum = xxhash_rust::xxh3::xxh3_64(&bytes[..end]);
-        bytes[end..].copy_from_slice(&checksum.to_le_bytes());
+        let Some(count) = bytes.get(FIXED - 4..FIXED) else {
+            return bytes;
+        };
+        let count = u32::from_le_bytes(count.try_into().unwrap()) as usize;
+        if count == 0 || count > MAX_LAYERS || bytes.len() < FIXED + count * ENTRY + 8 {
+            return bytes;
+        }
+        let mut at = FIXED + count * ENTRY + 8;
+        for k in 0..count {
+            let entry = FIXED + k * ENTRY;
+            let word = |i: usize| {
+                u64::from_le_bytes(bytes[entry + 8 * i..entry + 8 * i + 8].try_into().unwrap())
+                    as usize
+            };
+            let (edges, shape) = (word(1), word(2));
+            let Some(end) = at.checked_add(shape).and_then(|e| e.checked_add(edges)) else {
+                return bytes;
+            };
+            if end > bytes.len() {
+                return bytes;
+            }
+            let shape_hash = xxhash_rust::xxh3::xxh3_64(&bytes[at..at + shape]);
+            let moves_hash = xxhash_rust::xxh3::xxh3_64(&bytes[at + shape..end]);
+            bytes[entry + 24..entry + 32].copy_from_slice(&shape_hash.to_le_bytes());
+            bytes[entry + 32..entry + 40].copy_from_slice(&moves_hash.to_le_bytes());
+            at = end;
+        }
+        let end = FIXED + count * ENTRY;
+        let header_hash = xxhash_rust::xxh3::xxh3_64(&bytes[..end]);
+        bytes[end..end + 8].copy_from_slice(&header_hash.to_le_bytes());
         bytes
     }
 
@@ -718,7 +683,7 @@ mod tests {
 
     #[test]
     fn bad_files_are_errors_that_say_why() {
-        let (_, bytes) = two_line();
+        let (graph, bytes) = two_line();
         assert!(matches!(decode(b"", id()), Err(GraphError::NotAGraph)));
         assert!(matches!(
             decode(b"PNG\r\n\x1a\n....", id()),
@@ -741,7 +706,7 @@ mod tests {
             decode(bytes, srs_plus),
             Err(GraphError::OtherRules { .. })
         ));
-        for cut in [20, bytes.len() / 2, bytes.len() - 1] {
+        for cut in [10, 60, bytes.len() / 2, bytes.len() - 1] {
             assert!(
                 matches!(decode(&bytes[..cut], id()), Err(GraphError::Truncated)),
                 "{cut}"
@@ -751,17 +716,24 @@ mod tests {
         let middle = flipped.len() / 2;
         flipped[middle] ^= 0x10;
         assert!(matches!(decode(&flipped, id()), Err(GraphError::Checksum)));
-        // A change the checksum was made to match is still caught by the checks.
+        // A change the hashes were made to match is still caught by the checks.
         let mut forged = bytes.clone();
-        let layers_at = 8 + 4 + 8 + 8;
-        forged[layers_at] = 0;
+        forged[FIXED - 4] = 0;
         assert!(matches!(
             decode(&resealed(forged), id()),
             Err(GraphError::Malformed(_))
         ));
-        let mut extra = bytes[..bytes.len() - 8].to_vec();
+        let mut forged = bytes.clone();
+        // The last layer's only field is the cleared one, with no moves: give it one.
+        let last = FIXED + (graph.layers.len() - 1) * ENTRY;
+        forged[last + 8] = 1;
+        forged.push(0);
+        assert!(matches!(
+            decode(&resealed(forged), id()),
+            Err(GraphError::Malformed(_))
+        ));
+        let mut extra = bytes.clone();
         extra.push(0);
-        extra.extend_from_slice(&[0; 8]);
         assert!(matches!(
             decode(&resealed(extra), id()),
             Err(GraphError::Malformed(_))
@@ -790,7 +762,8 @@ mod tests {
             prop_assert!(reader.varint().is_err());
         }
 
-        /// Any damage is an error; damage the checksum was made to match never panics.
+        /// Any damage is an error; damage the hashes were made to match never panics and
+        /// never reads back as the same graph.
         #[test]
         fn damaged_files_are_errors(at in 0usize..1 << 20, change in 1u8..=255) {
             let (graph, bytes) = two_line();
@@ -798,17 +771,12 @@ mod tests {
             let at = at % damaged.len();
             damaged[at] ^= change;
             prop_assert!(decode(&damaged, id()).is_err());
-            if at + 8 < damaged.len() {
-                if let Ok(read) = decode(&resealed(damaged), id()) {
-                    // A change the checksum was made to match can pass the checks: LZ4
-                    // writes the same bytes in more than one way (this test found a
-                    // changed byte in a layer's compressed shape that unpacks the same),
-                    // and a forged section can describe another well-formed graph. A
-                    // change in the header never reads back as the same graph.
-                    let sections_start = 8 + 4 + 8 + 8 + 4 + 48 * graph.layers.len();
-                    if read == *graph {
-                        prop_assert!(at >= sections_start, "{at}");
-                    }
+            let forged = resealed(damaged);
+            // Resealing undoes a change to a hash.
+            if forged != *bytes {
+                if let Ok(read) = decode(&forged, id()) {
+                    // A forged section can describe another well-formed graph, never this one.
+                    prop_assert!(read != *graph, "{at}");
                 }
             }
         }

@@ -78,6 +78,7 @@
 mod build;
 mod file;
 mod key;
+mod moves;
 pub(crate) mod search;
 pub(crate) mod suffix;
 
@@ -162,45 +163,49 @@ pub enum GraphError {
     Malformed(&'static str),
 }
 
-/// An edge: the piece in the top three bits, below them the child's index in the next
-/// layer.
+/// An edge: the piece in the high byte, the placement's id among the piece's
+/// ([`moves::Moves`]) in the low one.
 #[inline]
-pub(crate) fn edge(piece: Piece, child: u32) -> u32 {
-    (piece.index() as u32) << 29 | child
-}
-
-/// The index of an edge's child in the next layer.
-#[inline]
-pub(crate) fn edge_child(edge: u32) -> u32 {
-    edge & ((1 << 29) - 1)
+pub(crate) fn edge(piece: Piece, id: u8) -> u16 {
+    (piece.index() as u16) << 8 | u16::from(id)
 }
 
 /// The piece of an edge.
 #[inline]
-pub(crate) fn edge_piece(edge: u32) -> usize {
-    (edge >> 29) as usize
+pub(crate) fn edge_piece(edge: u16) -> usize {
+    usize::from(edge >> 8)
 }
 
-/// The most fields a layer may have (a limit of the format; an index must fit in the 29
-/// bits of an edge).
-pub(crate) const MAX_FIELDS: usize = 1 << 24;
+/// The placement of an edge.
+#[inline]
+pub(crate) fn edge_move(edge: u16) -> &'static moves::Move {
+    &moves::moves().of(Piece::ALL[edge_piece(edge)])[usize::from(edge & 0xff)]
+}
+
+/// The most fields a layer may have (a limit of the format).
+pub(crate) const MAX_FIELDS: usize = 1 << 28;
 
 /// The most edges one field may have (a limit of the format).
 pub(crate) const MAX_EDGES: usize = 255;
 
+/// How many keys one sample of a layer's index covers (see [`Layer::find`]).
+const SAMPLE: usize = 64;
+
 /// The fields with a given number of pieces placed, and their edges into the next layer.
 ///
-/// A field is named by its index in its layer (its keys' order); edges name their
-/// children that way too, so that a file's children are read without knowing anything of
-/// the next layer but its size.
+/// A field is named by its key ([`key::pack`]) and by its index in its layer, the order
+/// of the keys. An edge names a placement: the child's key follows from the field's key
+/// ([`moves::child`]), and its index from the next layer's keys ([`Layer::find`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Layer {
     /// The fields' keys ([`key::pack`]), ascending, by index.
     pub(crate) keys: Vec<u64>,
     /// Where each field's edges start in `edges`, by index, and where the last ends.
     pub(crate) starts: Vec<u32>,
-    /// Every field's edges, by piece, then child.
-    pub(crate) edges: Vec<u32>,
+    /// Every field's edges ([`edge`]), by piece, then id.
+    pub(crate) edges: Vec<u16>,
+    /// Every [`SAMPLE`]-th key: a small index over `keys` that stays in cache.
+    samples: Vec<u64>,
 }
 
 impl Default for Layer {
@@ -209,16 +214,46 @@ impl Default for Layer {
             keys: Vec::new(),
             starts: vec![0],
             edges: Vec::new(),
+            samples: Vec::new(),
         }
     }
 }
 
 impl Layer {
+    /// A layer of these fields and edges (checked by the caller: keys ascending, starts
+    /// ascending from 0 to the number of edges).
+    pub(crate) fn new(keys: Vec<u64>, starts: Vec<u32>, edges: Vec<u16>) -> Layer {
+        let mut layer = Layer {
+            keys,
+            starts,
+            edges,
+            samples: Vec::new(),
+        };
+        layer.index();
+        layer
+    }
+
+    /// Makes the samples of [`Layer::find`] once the keys are all in.
+    pub(crate) fn index(&mut self) {
+        self.samples = self.keys.iter().step_by(SAMPLE).copied().collect();
+    }
+
     /// The edges of field `index`.
     #[inline]
-    pub(crate) fn edges(&self, index: u32) -> &[u32] {
+    pub(crate) fn edges(&self, index: u32) -> &[u16] {
         let index = index as usize;
         &self.edges[self.starts[index] as usize..self.starts[index + 1] as usize]
+    }
+
+    /// The index of the field with this key, if the layer has it: a binary search of the
+    /// samples (in cache), then of one block of keys.
+    #[inline]
+    pub(crate) fn find(&self, key: u64) -> Option<u32> {
+        let block = self.samples.partition_point(|&s| s <= key).checked_sub(1)?;
+        let start = block * SAMPLE;
+        let end = (start + SAMPLE).min(self.keys.len());
+        let at = self.keys[start..end].binary_search(&key).ok()?;
+        Some((start + at) as u32)
     }
 
     /// The number of fields.
@@ -232,7 +267,9 @@ impl Layer {
     }
 
     /// Adds a field (keys must come in ascending order) with its edges.
-    pub(crate) fn push(&mut self, key: u64, edges: &[u32]) {
+    /// Adds a field (keys must come in ascending order) with its edges; the index of
+    /// [`Layer::find`] is made by [`Layer::index`] once every field is in.
+    pub(crate) fn push(&mut self, key: u64, edges: &[u16]) {
         self.keys.push(key);
         self.edges.extend_from_slice(edges);
         self.starts.push(self.edges.len() as u32);
@@ -373,6 +410,12 @@ impl PcGraph {
         self.layers.iter().map(|l| l.len() as u64).collect()
     }
 
+    /// The field the graph starts from (the empty field of four rows for
+    /// [`PcGraph::build`]).
+    pub fn start(&self) -> PcField {
+        key::unpack(self.start)
+    }
+
     /// The rules the graph was built for.
     pub fn rules_id(&self) -> RulesId {
         self.rules
@@ -390,6 +433,18 @@ impl PcGraph {
         file::load(path, RulesId::of(rules))
     }
 
+    /// The graph in the bytes of a graph file (as [`PcGraph::to_bytes`] makes them and
+    /// [`PcGraph::save`] writes them), for `rules`: for a graph that does not come from
+    /// a file, such as one a browser downloaded. The same checks as [`PcGraph::load`].
+    pub fn from_bytes(bytes: &[u8], rules: &Rules) -> Result<PcGraph, GraphError> {
+        file::decode(bytes, RulesId::of(rules))
+    }
+
+    /// The bytes of the graph's file (see [`PcGraph::save`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        file::encode(self)
+    }
+
     /// The 2-line PC on the way to a 4-line one (two rows cleared, nothing left), when
     /// the graph has it.
     pub(crate) fn two_line_field(&self) -> Option<(usize, u32)> {
@@ -401,6 +456,15 @@ impl PcGraph {
         key::unpack(self.layers[layer].keys[index as usize])
     }
 
+    /// The index in layer `layer + 1` of the field that the move of `edge` from field
+    /// `index` of layer `layer` leads to; `None` when the graph does not have it (never,
+    /// for a graph built by this crate).
+    #[inline]
+    pub(crate) fn child(&self, layer: usize, index: u32, edge: u16) -> Option<u32> {
+        let key = moves::child(self.layers[layer].keys[index as usize], edge_move(edge))?;
+        self.layers.get(layer + 1)?.find(key)
+    }
+
     /// Where a field is: its layer and its index there, when the graph has it.
     pub(crate) fn find(&self, field: &PcField) -> Option<(usize, u32)> {
         if field.clear_line() > key::MAX_ROWS {
@@ -408,9 +472,46 @@ impl PcGraph {
         }
         let key = key::pack(field);
         let layer = key::pieces_needed(self.start).checked_sub(field.pieces_needed())? as usize;
-        let layer_fields = self.layers.get(layer)?;
-        let index = layer_fields.keys.binary_search(&key).ok()?;
-        Some((layer, index as u32))
+        let index = self.layers.get(layer)?.find(key)?;
+        Some((layer, index))
+    }
+}
+
+impl PcGraph {
+    /// Per layer: its fields, its edges, and an XXH3-64 of every (field key, piece, child
+    /// key) in order of field, piece and child key: what the graph says, whatever the
+    /// format (for checking one build against another).
+    #[cfg(test)]
+    pub(crate) fn digest(&self) -> Vec<(usize, usize, u64)> {
+        let mut out = Vec::new();
+        for (k, layer) in self.layers.iter().enumerate() {
+            let mut bytes: Vec<u8> = Vec::new();
+            for i in 0..layer.len() as u32 {
+                let key = layer.keys[i as usize];
+                let mut by_piece: [Vec<u64>; 7] = Default::default();
+                for &e in layer.edges(i) {
+                    let child = self.child(k, i, e).expect("a child in the next layer");
+                    by_piece[edge_piece(e)].push(self.layers[k + 1].keys[child as usize]);
+                }
+                for (p, list) in by_piece.iter_mut().enumerate() {
+                    list.sort_unstable();
+                    for &c in list.iter() {
+                        bytes.extend_from_slice(&key.to_le_bytes());
+                        bytes.push(p as u8);
+                        bytes.extend_from_slice(&c.to_le_bytes());
+                    }
+                }
+                if layer.edges(i).is_empty() {
+                    bytes.extend_from_slice(&key.to_le_bytes());
+                }
+            }
+            out.push((
+                layer.len(),
+                layer.edge_count(),
+                xxhash_rust::xxh3::xxh3_64(&bytes),
+            ));
+        }
+        out
     }
 }
 
@@ -531,5 +632,68 @@ mod tests {
             compared += compare_with_layered(&graph, &rules, in_view, 0..20);
         }
         assert!(compared > 100, "{compared}");
+    }
+
+    /// A layer's fields, edges and digest.
+    type LayerDigest = (usize, usize, u64);
+
+    /// Per layer: fields, edges and [`PcGraph::digest`] of the graphs of format 1 (which
+    /// named children by index), measured on them: a graph of this format built for the
+    /// same rules must say the same, field for field and move for move.
+    const V1_DIGESTS: [(&str, [LayerDigest; 11]); 2] = [
+        (
+            "srs",
+            [
+                (1, 162, 0x32726ef5681a3c79),
+                (162, 19162, 0x2e67d86c75de0d32),
+                (10181, 745904, 0x0c5bbd623f84349c),
+                (269260, 9433796, 0x582dcec81c854f0b),
+                (2438591, 35620262, 0xebf09069e9695f91),
+                (6333803, 40788659, 0xddab9cb40f05b0e6),
+                (4423633, 14077778, 0x59e3d6b835aad27d),
+                (718155, 1292114, 0xb6c1279e2c668179),
+                (19129, 24149, 0xe4c052247b163304),
+                (100, 100, 0x6729a46fa8ed6e5e),
+                (1, 0, 0xc77b3abb6f87acd9),
+            ],
+        ),
+        (
+            "srs+",
+            [
+                (1, 162, 0x32726ef5681a3c79),
+                (162, 19182, 0x7f4f227f11a87517),
+                (10191, 756076, 0x7c6d1c3194882c6f),
+                (273489, 9850986, 0x20a6068772e55c60),
+                (2557506, 38271746, 0x15bfcd32c6c3cfe4),
+                (6830860, 44397828, 0x922d9e5a53d16735),
+                (4796285, 15198475, 0x366bced9d3366306),
+                (754994, 1362394, 0x62a3040072d40a4c),
+                (19412, 24685, 0x197c1d21e839d0e2),
+                (100, 100, 0x6729a46fa8ed6e5e),
+                (1, 0, 0xc77b3abb6f87acd9),
+            ],
+        ),
+    ];
+
+    /// The full graphs of SRS and SRS+ (read from the cache folder, `PC_GRAPH_DIR`, or
+    /// built there) hold the same fields and moves as the graphs of format 1 did.
+    ///
+    /// `PC_GRAPH_DIR=DIR cargo test -p pc-solver --release --lib -- --ignored full_graphs`
+    #[test]
+    #[ignore]
+    fn the_full_graphs_are_those_of_format_1() {
+        for (kicks, digests) in V1_DIGESTS {
+            let rules = Rules {
+                kicks: pc_srs::KickTable::by_name(kicks).unwrap(),
+                ..Rules::default()
+            };
+            let path = PcGraph::cache_path(&rules).expect("a cache folder (set PC_GRAPH_DIR)");
+            let graph = PcGraph::load(&path, &rules).unwrap_or_else(|_| {
+                let graph = PcGraph::build(&rules).unwrap();
+                graph.save(&path).unwrap();
+                graph
+            });
+            assert_eq!(graph.digest(), digests, "{kicks}");
+        }
     }
 }

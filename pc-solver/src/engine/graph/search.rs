@@ -26,7 +26,7 @@
 //! values (tested).
 
 use super::suffix::SuffixMemo;
-use super::{PcGraph, edge_child, edge_piece};
+use super::{PcGraph, edge_piece};
 use crate::decision::{Decision, State, hold_code};
 use crate::engine::{Ask, StateValues};
 use crate::field::PcField;
@@ -636,18 +636,21 @@ impl<'g, 's> Walk<'g, 's> {
 
     /// The states of layer `k + 1` that the moves of a state of layer `k` lead to.
     fn children(&self, k: usize, field: u32, held: u8) -> impl Iterator<Item = (u32, u8)> + 'g {
-        let edges = self.graph.layers[self.base + k].edges(field);
+        let graph = self.graph;
+        let layer = self.base + k;
+        let edges = graph.layers[layer].edges(field);
         let current = self.sequence[k + self.first];
         let swap = self.hold_rule && held != current;
         edges.iter().filter_map(move |&e| {
             let piece = edge_piece(e) as u8;
-            if piece == current {
-                Some((edge_child(e), held))
+            let hold_after = if piece == current {
+                held
             } else if swap && piece == held {
-                Some((edge_child(e), current))
+                current
             } else {
-                None
-            }
+                return None;
+            };
+            Some((graph.child(layer, field, e)?, hold_after))
         })
     }
 
@@ -672,7 +675,9 @@ impl<'g, 's> Walk<'g, 's> {
         let swaps = self.hold_rule;
         for &e in edges {
             let piece = edge_piece(e) as u8;
-            let child = edge_child(e);
+            let Some(child) = graph.child(layer, field, e) else {
+                continue;
+            };
             if m == 4 {
                 // The first unknown piece placed (the hold stays): its block.
                 let kept = self.suffixes.three(graph, layer + 1, child, held);

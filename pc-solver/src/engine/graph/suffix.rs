@@ -15,7 +15,7 @@
 //! view), so one table serves every decision on the graph. The tables are dense, by
 //! field index and hold slot, and filled as fields are met.
 
-use super::{PcGraph, edge_child, edge_piece};
+use super::{PcGraph, edge_piece};
 use crate::decision::EMPTY_HOLD;
 
 /// A slot of a table of sets of one or two pieces that is not filled yet (no real set
@@ -73,7 +73,9 @@ impl SuffixMemo {
             let mut set = 0u64;
             for &e in edges {
                 let piece = edge_piece(e) as u8;
-                let child = edge_child(e);
+                let Some(child) = graph.child(layer, field, e) else {
+                    continue;
+                };
                 // Placing the queue's first piece `piece` keeps the hold; placing the held
                 // piece holds the queue's first, whatever it is.
                 set |= self.small(graph, layer + 1, child, hold, 1) << (8 * piece);
@@ -108,7 +110,9 @@ impl SuffixMemo {
         let mut slot = [0u64; 8];
         for &e in graph.layers[layer].edges(field) {
             let piece = edge_piece(e) as u8;
-            let child = edge_child(e);
+            let Some(child) = graph.child(layer, field, e) else {
+                continue;
+            };
             // The queue's first piece placed, the hold kept.
             slot[piece as usize] |= self.small(graph, layer + 1, child, hold, 2);
             // The held piece placed, the queue's first (any other) held instead.
@@ -137,7 +141,9 @@ impl SuffixMemo {
         let mut slots = [[0u64; 8]; 8];
         for &e in graph.layers[layer].edges(field) {
             let piece = edge_piece(e);
-            let child = edge_child(e);
+            let Some(child) = graph.child(layer, field, e) else {
+                continue;
+            };
             let mut two = [0u64; 8];
             for (hold, set) in two.iter_mut().enumerate() {
                 *set = self.small(graph, layer + 1, child, hold as u8, 2);
