@@ -3,29 +3,37 @@
 //!
 //! Every answer is an object with `"ok"`: `true` with the op's fields, or `false` with
 //! `"error"` (the message to show) and `"input"` (the input it is about: `field`,
-//! `clear_line`, `hold`, `queue`, `bag`, `kicks`, `link`, `position` or `request`).
+//! `clear_line`, `hold`, `queue`, `bag`, `kicks`, `drop`, `link`, `graph`, `play`,
+//! `position` or `request`).
 
 use crate::form::{Form, FormError, Setup, field_from_fumen};
+use crate::play::{FumenPiece, Game, Settings};
 use pc_bag::Ratio;
 use pc_fumen::Fumen;
-use pc_solver::{Position, RankedMove, Recommendation, Rules, Solver, SolverOptions};
+use pc_solver::{PcGraph, Position, RankedMove, Recommendation, Rules, Solver, SolverOptions};
 use pc_srs::Placement;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// The solver's table budget, as the `recommend` example's default.
 const MEMORY_LIMIT: usize = 512 << 20;
 
+/// The table budget beside a loaded graph, so that the worker stays within 1 GiB.
+const MEMORY_LIMIT_WITH_GRAPH: usize = 256 << 20;
+
 /// Where the share link of a line points: a fumen viewer.
 const FUMEN_VIEWER: &str = "https://harddrop.com/fumen/?";
 
-/// A request: `{"op": "query" | "fumen" | "check" | "solve", ...}`.
+/// A request: `{"op": "query" | "fumen" | "check" | "solve" | ..., ...}`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
     /// `{"op":"query","query":"field=…&hold=O"}`: reads a link's query (everything after
-    /// the `?`, fragment included). Answer: `{"ok":true,"form":Form,"solve":bool}`, `solve`
-    /// when the link gives a queue (the page then solves at once).
+    /// the `?`, fragment included). Answer: `{"ok":true,"form":Form,"solve":bool,
+    /// "play":{"play","seed","preview"},"errors":[{"key","input","error"}]}`, `solve`
+    /// when the link gives a queue, `errors` the parameters that could not be used (see
+    /// [`Form::from_query`]).
     Query {
         /// The query text.
         query: String,
@@ -48,6 +56,64 @@ pub enum Request {
     Solve {
         /// The position.
         form: Form,
+    },
+    /// `{"op":"graph","kicks":"srs","drop":"softdrop"}`: reads the graph file whose bytes
+    /// the page wrote into the graph buffer (`pc_graph_input`) and keeps it for the solves
+    /// of those rules. Answer: `{"ok":true,"fields":n,"layers":[…],"start":"rows",…}`, or
+    /// the graph's own error (`input` `graph`) and no graph.
+    Graph {
+        /// The kick table.
+        kicks: String,
+        /// The drop mode.
+        drop: String,
+    },
+    /// `{"op":"tables","kicks":"srs"}`: the cells, kicks and spawn the page moves the
+    /// falling piece with ([`crate::play::Tables`]).
+    Tables {
+        /// The kick table.
+        kicks: String,
+    },
+    /// `{"op":"play_new","settings":Settings,"form":Form?}`: a new game, from the empty
+    /// field or from the form's position (Play from here). Answer: `{"ok":true,"game":Game}`.
+    PlayNew {
+        /// Seed, preview, kicks, drop mode, 2-line PCs, clear line.
+        settings: Settings,
+        /// The start position, if any.
+        #[serde(default)]
+        form: Option<Form>,
+    },
+    /// `{"op":"play_move","game":Game,"hold":bool,"orientation":"right","x":4,"y":1}`:
+    /// the game after a placement of the piece (the held one with `hold`) whose rotation
+    /// centre locked at `x, y`. Answer: `{"ok":true,"game":Game}`.
+    PlayMove {
+        /// The game before the move.
+        game: Game,
+        /// Whether hold was pressed for it.
+        hold: bool,
+        /// The orientation it locked in.
+        orientation: String,
+        /// The rotation centre's column.
+        x: i32,
+        /// The rotation centre's row.
+        y: i32,
+    },
+    /// `{"op":"play_hold","game":Game}`: the game after hold into the empty slot (a piece
+    /// is revealed). Answer: `{"ok":true,"game":Game}`.
+    PlayHold {
+        /// The game before.
+        game: Game,
+    },
+    /// `{"op":"game_fumen","field":"rows","placements":[…],"comments":[…]}`: a game as a
+    /// fumen, one page per placement with its comment. Answer:
+    /// `{"ok":true,"fumen":"v115@…","url":"…"}`.
+    GameFumen {
+        /// The field the game started from.
+        field: String,
+        /// Every placement: `{"piece","orientation","x","y"}`.
+        placements: Vec<FumenPiece>,
+        /// A comment per page (empty: none).
+        #[serde(default)]
+        comments: Vec<String>,
     },
 }
 
@@ -163,6 +229,8 @@ pub struct Solved {
     pub moves: Vec<Move>,
     /// The best line, or `None` when the chance is 0.
     pub line: Option<Line>,
+    /// Which engine answered: `graph`, `known-queue`, `layered` or `depth-first`.
+    pub engine: String,
 }
 
 #[derive(Serialize)]
@@ -186,10 +254,21 @@ struct Checked {
     fumen: String,
 }
 
+/// The settings a kept solver was made with.
+#[derive(Clone, PartialEq)]
+struct SolverKey {
+    rules: Rules,
+    preview: usize,
+    two_line: bool,
+    /// The graph's address, so that a solver made before a graph was loaded is not used
+    /// after.
+    graph: Option<usize>,
+}
+
 thread_local! {
-    /// The last solver, kept for the next solve with the same rules, preview length and
-    /// 2-line setting (what it learned carries over, as within a game).
-    static SOLVER: RefCell<Option<(Rules, usize, bool, Solver)>> = const { RefCell::new(None) };
+    /// The last solver, kept for the next solve with the same settings (what it learned
+    /// carries over, as within a game).
+    static SOLVER: RefCell<Option<(SolverKey, Solver)>> = const { RefCell::new(None) };
 }
 
 /// Answers one JSON request with one JSON answer (never panics on bad input).
@@ -198,53 +277,111 @@ pub fn handle(request: &str) -> String {
         Ok(request) => request,
         Err(e) => return failure(&format!("bad request: {e}"), "request"),
     };
-    let answer = match request {
-        Request::Query { query } => Form::from_query(&query).map(|form| {
-            let solve = !form.queue.trim().is_empty();
-            answer(serde_json::json!({ "form": form, "solve": solve }))
-        }),
-        Request::Fumen { fumen } => field_from_fumen(&fumen).map(|field| {
+    match request {
+        Request::Query { query } => answer(Form::from_query(&query)),
+        Request::Fumen { fumen } => reply(field_from_fumen(&fumen).map(|field| {
             let height = field.split('/').count();
-            answer(serde_json::json!({ "field": field, "height": height }))
-        }),
-        Request::Check { form } => form.setup().map(|setup| answer(checked(&setup))),
-        Request::Solve { form } => form.setup().and_then(|setup| {
+            serde_json::json!({ "field": field, "height": height })
+        })),
+        Request::Check { form } => reply(form.setup().map(|setup| checked(&setup))),
+        Request::Solve { form } => reply(form.setup().and_then(|setup| {
             let solved = solve(&setup)?;
             let mut body = serde_json::to_value(checked(&setup)).expect("plain data");
             let solved = serde_json::to_value(solved).expect("plain data");
             if let (Some(body), Some(solved)) = (body.as_object_mut(), solved.as_object()) {
                 body.extend(solved.clone());
             }
-            Ok(answer(body))
-        }),
-    };
-    answer.unwrap_or_else(|e| failure(&e.to_string(), e.input()))
+            Ok(body)
+        })),
+        Request::Graph { kicks, drop } => {
+            // Solvers made with the old graph let it go too.
+            SOLVER.with(|s| s.borrow_mut().take());
+            match crate::graph::load(&kicks, &drop) {
+                Ok(loaded) => answer(loaded),
+                Err(e) => failure(&e.to_string(), "graph"),
+            }
+        }
+        Request::Tables { kicks } => match crate::kicks::kick_table(&kicks) {
+            Some(table) => answer(crate::play::tables(&table)),
+            None => {
+                let e = FormError::Kicks(kicks);
+                failure(&e.to_string(), e.input())
+            }
+        },
+        Request::PlayNew { settings, form } => play(Game::new(settings, form.as_ref())),
+        Request::PlayMove {
+            game,
+            hold,
+            orientation,
+            x,
+            y,
+        } => play(game.place(hold, &orientation, x, y)),
+        Request::PlayHold { game } => play(game.hold()),
+        Request::GameFumen {
+            field,
+            placements,
+            comments,
+        } => match crate::play::game_fumen(&field, &placements, &comments) {
+            Ok(fumen) => answer(serde_json::json!({
+                "fumen": fumen.to_string(),
+                "url": format!("{FUMEN_VIEWER}{fumen}"),
+            })),
+            Err(e) => failure(&e.to_string(), e.input()),
+        },
+    }
+}
+
+fn reply<T: Serialize>(result: Result<T, FormError>) -> String {
+    match result {
+        Ok(body) => answer(body),
+        Err(e) => failure(&e.to_string(), e.input()),
+    }
+}
+
+fn play(result: Result<Game, crate::play::PlayError>) -> String {
+    match result {
+        Ok(game) => answer(serde_json::json!({ "game": game })),
+        Err(e) => failure(&e.to_string(), e.input()),
+    }
 }
 
 /// Ranks every move of a checked position, as `Solver::recommend` does, with a solver kept
-/// from the last call when its settings match.
+/// from the last call when its settings match, and the loaded graph when it was built for
+/// the position's rules.
 pub fn solve(setup: &Setup) -> Result<Solved, FormError> {
-    let preview = setup.position.preview.len();
+    let graph = crate::graph::for_rules(&setup.rules);
+    let key = SolverKey {
+        rules: setup.rules.clone(),
+        preview: setup.position.preview.len(),
+        two_line: setup.two_line,
+        graph: graph.as_ref().map(|g| Arc::as_ptr(g) as usize),
+    };
     let recommendation = SOLVER.with(|cell| {
         let mut cell = cell.borrow_mut();
-        let reusable = matches!(&*cell, Some((rules, p, two, _))
-            if *rules == setup.rules && *p == preview && *two == setup.two_line);
-        if !reusable {
+        if !matches!(&*cell, Some((k, _)) if *k == key) {
             // Drop the old solver's tables before the new one fills its own.
             *cell = None;
-            let options = SolverOptions {
-                preview,
-                two_line: setup.two_line,
-                memory_limit: MEMORY_LIMIT,
-                ..SolverOptions::default()
-            };
-            let solver = Solver::with_options(setup.rules.clone(), options)?;
-            *cell = Some((setup.rules.clone(), preview, setup.two_line, solver));
+            *cell = Some((key.clone(), solver(&key, graph)?));
         }
-        let (_, _, _, solver) = cell.as_mut().expect("set above");
+        let (_, solver) = cell.as_mut().expect("set above");
         solver.recommend(&setup.position)
     })?;
     Ok(solved(&setup.position, &recommendation))
+}
+
+fn solver(key: &SolverKey, graph: Option<Arc<PcGraph>>) -> Result<Solver, pc_solver::SolverError> {
+    let options = SolverOptions {
+        preview: key.preview,
+        two_line: key.two_line,
+        memory_limit: if graph.is_some() {
+            MEMORY_LIMIT_WITH_GRAPH
+        } else {
+            MEMORY_LIMIT
+        },
+        graph,
+        ..SolverOptions::default()
+    };
+    Solver::with_options(key.rules.clone(), options)
 }
 
 /// The answer of a recommendation.
@@ -262,6 +399,7 @@ pub fn solved(position: &Position, recommendation: &Recommendation) -> Solved {
         hold_first: recommendation.hold_first.map(Chance::from),
         moves: recommendation.moves.iter().map(Move::from).collect(),
         line,
+        engine: recommendation.engine.name().to_string(),
     }
 }
 
@@ -303,6 +441,7 @@ fn answer<T: Serialize>(body: T) -> String {
     serde_json::to_string(&Answer { ok: true, body }).expect("plain data serialises")
 }
 
+/// The answer of an error.
 fn failure(error: &str, input: &str) -> String {
     serde_json::to_string(&Failure {
         ok: false,
@@ -480,6 +619,126 @@ mod tests {
         );
     }
 
+    /// A graph file of a small field's PCs, as `graph build --field` writes it.
+    fn small_graph(rows: &str) -> Vec<u8> {
+        let start = pc_solver::PcField::new(rows.parse().unwrap(), 4).unwrap();
+        PcGraph::build_from(&start, &Rules::default(), &mut |_| {
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap()
+        .to_bytes()
+    }
+
+    #[test]
+    fn a_loaded_graph_answers_with_the_same_values() {
+        let rows = "######..../######..../######..../######....";
+        let form = serde_json::json!({
+            "field": rows, "hold": "I", "queue": "OT", "bag": "JLSZ",
+        });
+        let without = call(serde_json::json!({ "op": "solve", "form": form }));
+        assert_ne!(without["engine"], "graph");
+        let file = small_graph(rows);
+        // A damaged file is refused with the graph's own message, and nothing is kept.
+        let mut damaged = file.clone();
+        let middle = damaged.len() / 2;
+        damaged[middle] ^= 0x20;
+        crate::graph::set_bytes(damaged);
+        let refused =
+            call(serde_json::json!({ "op": "graph", "kicks": "srs", "drop": "softdrop" }));
+        assert_eq!(refused["ok"], false);
+        assert_eq!(refused["input"], "graph");
+        assert!(
+            refused["error"].as_str().unwrap().starts_with("graph: "),
+            "{refused}"
+        );
+        // Another rule set's graph is refused too.
+        crate::graph::set_bytes(file.clone());
+        let other = call(serde_json::json!({ "op": "graph", "kicks": "srs+", "drop": "softdrop" }));
+        assert_eq!(other["ok"], false, "{other}");
+        crate::graph::set_bytes(file);
+        let loaded = call(serde_json::json!({ "op": "graph", "kicks": "SRS", "drop": "soft" }));
+        assert_eq!(loaded["ok"], true, "{loaded}");
+        assert_eq!(loaded["start"], rows);
+        assert!(loaded["fields"].as_u64().unwrap() > 10);
+        let with = call(serde_json::json!({ "op": "solve", "form": form }));
+        assert_eq!(with["engine"], "graph", "{with}");
+        assert_eq!(with["chance"], without["chance"]);
+        assert_eq!(with["moves"], without["moves"]);
+        // Other rules do not use it.
+        let mut plus = form.clone();
+        plus["kicks"] = "srs+".into();
+        let answer = call(serde_json::json!({ "op": "solve", "form": plus }));
+        assert_ne!(answer["engine"], "graph");
+        crate::graph::unload();
+        let again = call(serde_json::json!({ "op": "solve", "form": form }));
+        assert_ne!(again["engine"], "graph");
+    }
+
+    #[test]
+    fn a_game_through_the_interface() {
+        // Play from here: the grace system field, nothing held, T then five previews.
+        let start = serde_json::json!({
+            "field": "######..../######..../######..../######....", "queue": "TIJLOS", "bag": "Z",
+        });
+        let answer = call(serde_json::json!({
+            "op": "play_new", "settings": { "seed": 9, "preview": 5 }, "form": start,
+        }));
+        assert_eq!(answer["ok"], true, "{answer}");
+        let game = &answer["game"];
+        assert_eq!(game["form"]["queue"], "TIJLOS");
+        assert_eq!(game["turn"], 0);
+        // Hold into the empty slot reveals the next piece: Z, the bag's last.
+        let held = call(serde_json::json!({ "op": "play_hold", "game": game }));
+        assert_eq!(held["game"]["form"]["hold_used"], true);
+        assert_eq!(held["game"]["form"]["hold"], "T");
+        assert_eq!(held["game"]["form"]["queue"], "IJLOSZ");
+        let ranked = call(serde_json::json!({ "op": "solve", "form": held["game"]["form"] }));
+        assert_eq!(ranked["ok"], true, "{ranked}");
+        let best = &ranked["moves"][0];
+        assert_eq!(best["hold"], false);
+        let moved = call(serde_json::json!({
+            "op": "play_move", "game": held["game"], "hold": false,
+            "orientation": best["orientation"], "x": best["centre"][0], "y": best["centre"][1],
+        }));
+        assert_eq!(moved["ok"], true, "{moved}");
+        assert_eq!(moved["game"]["turn"], 2);
+        assert_eq!(moved["game"]["placements"][0]["cells"], best["cells"]);
+        // A move that does not rest is an error naming the move.
+        let bad = call(serde_json::json!({
+            "op": "play_move", "game": held["game"], "hold": false,
+            "orientation": "spawn", "x": 4, "y": 10,
+        }));
+        assert_eq!(bad["ok"], false);
+        assert_eq!(bad["input"], "play");
+        // Tables and a game's fumen.
+        let tables = call(serde_json::json!({ "op": "tables", "kicks": "jstris180" }));
+        assert_eq!(tables["spawn"], serde_json::json!([4, 20]));
+        let fumen = call(serde_json::json!({
+            "op": "game_fumen", "field": moved["game"]["start_field"],
+            "placements": moved["game"]["placements"], "comments": ["1/1"],
+        }));
+        assert!(
+            fumen["fumen"].as_str().unwrap().starts_with("v115@"),
+            "{fumen}"
+        );
+    }
+
+    #[test]
+    fn a_link_s_bad_parameters_are_listed() {
+        let answer = call(serde_json::json!({ "op": "query", "query": "clear=x&hold=X&queue=T" }));
+        assert_eq!(answer["ok"], true);
+        assert_eq!(answer["form"]["queue"], "T");
+        assert_eq!(answer["errors"][0]["key"], "clear");
+        assert_eq!(answer["errors"][0]["input"], "clear_line");
+        assert_eq!(answer["errors"][1]["key"], "hold");
+        assert!(
+            answer["errors"][1]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("link: hold: column 1: 'X' is not a piece")
+        );
+    }
+
     #[test]
     fn errors_are_answers() {
         let cases = [
@@ -489,11 +748,6 @@ mod tests {
                 r#"{"op":"fumen","fumen":"v115@vh!"}"#,
                 "field",
                 "fumen: invalid character '!'",
-            ),
-            (
-                r#"{"op":"query","query":"clear=x"}"#,
-                "link",
-                "is not a number",
             ),
             (
                 r#"{"op":"solve","form":{"field":"","queue":"TSZLJI","bag":"ISZLJO"}}"#,

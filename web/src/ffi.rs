@@ -56,6 +56,14 @@ pub extern "C" fn pc_call() -> usize {
     set_output(answer.into_bytes())
 }
 
+/// Makes the graph buffer `len` bytes long (zeros) and returns where it starts: the page
+/// writes a graph file's bytes there, then sends `{"op":"graph",…}` (see
+/// [`crate::graph`]). A loaded graph is let go first.
+#[unsafe(no_mangle)]
+pub extern "C" fn pc_graph_input(len: usize) -> *mut u8 {
+    crate::graph::input(len)
+}
+
 /// Where the last answer starts.
 #[unsafe(no_mangle)]
 pub extern "C" fn pc_output() -> *const u8 {
