@@ -66,8 +66,11 @@ if [ ! -f "$opt" ] || [ "$raw" -nt "$opt" ]; then
 fi
 
 # --- the page ---------------------------------------------------------------------------------
-rm -rf "$dist"
-mkdir -p "$dist"
+# Everything but graphs/ (web/build-graphs.sh writes it; minutes to make again).
+mkdir -p "$dist/graphs"
+find "$dist" -mindepth 1 -maxdepth 1 ! -name graphs -exec rm -rf {} +
 cp "$web"/static/* "$dist/"
 cp "$opt" "$dist/pc_web.wasm"
+# The page reads graphs/index.json to learn which graphs the site has: none yet.
+[ -f "$dist/graphs/index.json" ] || echo '{"graphs":{}}' >"$dist/graphs/index.json"
 say "dist/ ready: pc_web.wasm $(stat -c %s "$raw") bytes raw, $(stat -c %s "$dist/pc_web.wasm") after wasm-opt"

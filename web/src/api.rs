@@ -57,6 +57,18 @@ pub enum Request {
         /// The position.
         form: Form,
     },
+    /// `{"op":"play_solve","form":Form}`: as `solve`, for Play mode: with the hold slot
+    /// empty (and not used yet for this piece) and three or more pieces a PC can use not
+    /// revealed, the exact ranking of the placements takes minutes (the depth-first
+    /// search), so only the chance of pressing hold first is computed, exactly, from the
+    /// positions after it (each a decision of the graph's walk, or of the layered search
+    /// without a graph). Answer: `solve`'s, or `{"ok":true,"partial":true,
+    /// "chance":null,"hold_first":Chance,"reveals":[{"piece","chance"}],"moves":[],
+    /// "line":null,"engine"}`.
+    PlaySolve {
+        /// The position.
+        form: Form,
+    },
     /// `{"op":"graph","kicks":"srs","drop":"softdrop"}`: reads the graph file whose bytes
     /// the page wrote into the graph buffer (`pc_graph_input`) and keeps it for the solves
     /// of those rules. Answer: `{"ok":true,"fields":n,"layers":[…],"start":"rows",…}`, or
@@ -271,6 +283,11 @@ thread_local! {
     static SOLVER: RefCell<Option<(SolverKey, Solver)>> = const { RefCell::new(None) };
 }
 
+/// Lets the kept solver go (with what it learned, and the graph it holds).
+pub fn forget_solver() {
+    SOLVER.with(|s| s.borrow_mut().take());
+}
+
 /// Answers one JSON request with one JSON answer (never panics on bad input).
 pub fn handle(request: &str) -> String {
     let request: Request = match serde_json::from_str(request) {
@@ -284,18 +301,16 @@ pub fn handle(request: &str) -> String {
             serde_json::json!({ "field": field, "height": height })
         })),
         Request::Check { form } => reply(form.setup().map(|setup| checked(&setup))),
-        Request::Solve { form } => reply(form.setup().and_then(|setup| {
-            let solved = solve(&setup)?;
-            let mut body = serde_json::to_value(checked(&setup)).expect("plain data");
-            let solved = serde_json::to_value(solved).expect("plain data");
-            if let (Some(body), Some(solved)) = (body.as_object_mut(), solved.as_object()) {
-                body.extend(solved.clone());
+        Request::Solve { form } => reply(form.setup().and_then(|setup| solve_answer(&setup))),
+        Request::PlaySolve { form } => reply(form.setup().and_then(|setup| {
+            if !costly_hold_decision(&setup) {
+                return solve_answer(&setup);
             }
-            Ok(body)
+            Ok(serde_json::to_value(hold_first_only(&setup)?).expect("plain data"))
         })),
         Request::Graph { kicks, drop } => {
             // Solvers made with the old graph let it go too.
-            SOLVER.with(|s| s.borrow_mut().take());
+            forget_solver();
             match crate::graph::load(&kicks, &drop) {
                 Ok(loaded) => answer(loaded),
                 Err(e) => failure(&e.to_string(), "graph"),
@@ -331,6 +346,100 @@ pub fn handle(request: &str) -> String {
     }
 }
 
+/// A solve's answer: the checked form's fields and the ranking's.
+fn solve_answer(setup: &Setup) -> Result<serde_json::Value, FormError> {
+    let solved = solve(setup)?;
+    let mut body = serde_json::to_value(checked(setup)).expect("plain data");
+    let solved = serde_json::to_value(solved).expect("plain data");
+    if let (Some(body), Some(solved)) = (body.as_object_mut(), solved.as_object()) {
+        body.extend(solved.clone());
+    }
+    Ok(body)
+}
+
+/// Pieces a PC from this position can use that are not revealed yet, with hold.
+fn unknown_pieces(position: &Position) -> usize {
+    let needed = position
+        .field
+        .empty_cells_below(position.clear_line)
+        .cell_count() as usize
+        / 4;
+    let known = position.queue().len() + usize::from(position.hold.is_some());
+    (needed + 1).saturating_sub(known)
+}
+
+/// Whether the exact ranking takes minutes: the hold slot empty, hold not used yet, and
+/// three or more pieces unknown (the depth-first search over holds into the empty slot;
+/// the graph's walk needs the slot filled).
+pub fn costly_hold_decision(setup: &Setup) -> bool {
+    let p = &setup.position;
+    setup.rules.hold
+        && p.hold.is_none()
+        && !p.hold_used
+        && !p.preview.is_empty()
+        && unknown_pieces(p) >= 3
+}
+
+/// The chance of pressing hold first, from each piece the hold can reveal.
+#[derive(Clone, Debug, Serialize)]
+pub struct HoldFirst {
+    /// Always `true`: the placements are not ranked.
+    pub partial: bool,
+    /// Not known: `null`.
+    pub chance: Option<Chance>,
+    /// The chance of pressing hold first and placing once the next piece shows.
+    pub hold_first: Chance,
+    /// Each piece the hold can reveal and the chance after it.
+    pub reveals: Vec<Reveal>,
+    /// No moves are ranked.
+    pub moves: Vec<Move>,
+    /// No line.
+    pub line: Option<Line>,
+    /// The engine of the positions after the hold.
+    pub engine: String,
+}
+
+/// A piece a hold into the empty slot can reveal.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reveal {
+    /// The piece.
+    pub piece: String,
+    /// The chance of the position after the hold, with it revealed.
+    pub chance: Chance,
+}
+
+/// The exact chance of pressing hold first: the average, over the pieces the bag can
+/// reveal, of the chance of the position after the hold.
+pub fn hold_first_only(setup: &Setup) -> Result<HoldFirst, FormError> {
+    let p = &setup.position;
+    let bag = p.bag_state();
+    let mut total = Ratio::ZERO;
+    let mut reveals = Vec::new();
+    let mut engine = String::new();
+    for piece in bag.drawable() {
+        let after = p.after_hold(piece)?;
+        let (chance, used) = with_solver(setup, |solver| {
+            let engine = solver.engine_for(&after)?;
+            Ok((solver.chance(&after)?, engine))
+        })?;
+        engine = used.name().to_string();
+        total = total + bag.next_probability(piece) * chance;
+        reveals.push(Reveal {
+            piece: piece.to_string(),
+            chance: chance.into(),
+        });
+    }
+    Ok(HoldFirst {
+        partial: true,
+        chance: None,
+        hold_first: total.into(),
+        reveals,
+        moves: Vec::new(),
+        line: None,
+        engine,
+    })
+}
+
 fn reply<T: Serialize>(result: Result<T, FormError>) -> String {
     match result {
         Ok(body) => answer(body),
@@ -349,6 +458,16 @@ fn play(result: Result<Game, crate::play::PlayError>) -> String {
 /// from the last call when its settings match, and the loaded graph when it was built for
 /// the position's rules.
 pub fn solve(setup: &Setup) -> Result<Solved, FormError> {
+    let recommendation = with_solver(setup, |solver| solver.recommend(&setup.position))?;
+    Ok(solved(&setup.position, &recommendation))
+}
+
+/// Runs `f` with the kept solver for the setup's rules, preview length and 2-line
+/// setting (made anew when they changed), and the loaded graph when it is the rules'.
+fn with_solver<T>(
+    setup: &Setup,
+    f: impl FnOnce(&mut Solver) -> Result<T, pc_solver::SolverError>,
+) -> Result<T, FormError> {
     let graph = crate::graph::for_rules(&setup.rules);
     let key = SolverKey {
         rules: setup.rules.clone(),
@@ -356,7 +475,7 @@ pub fn solve(setup: &Setup) -> Result<Solved, FormError> {
         two_line: setup.two_line,
         graph: graph.as_ref().map(|g| Arc::as_ptr(g) as usize),
     };
-    let recommendation = SOLVER.with(|cell| {
+    SOLVER.with(|cell| {
         let mut cell = cell.borrow_mut();
         if !matches!(&*cell, Some((k, _)) if *k == key) {
             // Drop the old solver's tables before the new one fills its own.
@@ -364,9 +483,8 @@ pub fn solve(setup: &Setup) -> Result<Solved, FormError> {
             *cell = Some((key.clone(), solver(&key, graph)?));
         }
         let (_, solver) = cell.as_mut().expect("set above");
-        solver.recommend(&setup.position)
-    })?;
-    Ok(solved(&setup.position, &recommendation))
+        Ok(f(solver)?)
+    })
 }
 
 fn solver(key: &SolverKey, graph: Option<Arc<PcGraph>>) -> Result<Solver, pc_solver::SolverError> {
@@ -721,6 +839,25 @@ mod tests {
             fumen["fumen"].as_str().unwrap().starts_with("v115@"),
             "{fumen}"
         );
+    }
+
+    #[test]
+    fn with_the_hold_slot_empty_play_solve_gives_the_exact_hold_first_chance() {
+        // A 2-line PC from the empty field, two previews: five pieces, three unknown.
+        let form =
+            serde_json::json!({ "field": "", "clear_line": 2, "queue": "TIO", "bag": "JLSZ" });
+        let partial = call(serde_json::json!({ "op": "play_solve", "form": form }));
+        assert_eq!(partial["ok"], true, "{partial}");
+        assert_eq!(partial["partial"], true);
+        assert_eq!(partial["chance"], Value::Null);
+        assert_eq!(partial["reveals"].as_array().unwrap().len(), 4);
+        let full = call(serde_json::json!({ "op": "solve", "form": form }));
+        assert_eq!(partial["hold_first"], full["hold_first"], "{full}");
+        // With a piece held, play_solve is solve.
+        let held = serde_json::json!({ "field": "", "clear_line": 2, "hold": "I", "queue": "TIO", "bag": "JLSZ" });
+        let a = call(serde_json::json!({ "op": "play_solve", "form": held }));
+        let b = call(serde_json::json!({ "op": "solve", "form": held }));
+        assert_eq!(a, b);
     }
 
     #[test]

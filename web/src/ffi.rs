@@ -61,6 +61,7 @@ pub extern "C" fn pc_call() -> usize {
 /// [`crate::graph`]). A loaded graph is let go first.
 #[unsafe(no_mangle)]
 pub extern "C" fn pc_graph_input(len: usize) -> *mut u8 {
+    crate::api::forget_solver();
     crate::graph::input(len)
 }
 

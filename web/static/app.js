@@ -1,41 +1,20 @@
-// The page: the position editor, the link in the address bar, the solver worker, the
-// ranking and the best line. Rust (web/src/api.rs) reads and checks every input; this file
-// only gathers them and draws the answers.
+// The page: analysis mode (the position editor, the ranking, the best line), Play mode
+// (play.js), the link in the address bar, the solver worker (solver.js) and the PC graph.
+// Rust (web/src/) reads and checks every input; this file gathers them and draws answers.
 import { compileModule, Pc } from './pc.js';
+import {
+  $, el, PIECES, COLS, pieceIcon, buildBoard, cellOf, paintBoard, keysView, formatPercent, formatSeconds,
+} from './ui.js';
+import { SolverClient } from './solver.js';
+import { Play } from './play.js';
+import {
+  ACTIONS, DEFAULTS, LIMITS, bind, keyLabel, loadSettings, saveSettings,
+} from './settings.js';
 
-const PIECES = ['I', 'O', 'T', 'S', 'Z', 'J', 'L'];
 const ROWS = 8;
-const COLS = 10;
-// Spawn-orientation cells [x, y] (y up) for the piece icons.
-const SHAPES = {
-  I: [[0, 0], [1, 0], [2, 0], [3, 0]],
-  O: [[0, 0], [1, 0], [0, 1], [1, 1]],
-  T: [[0, 0], [1, 0], [2, 0], [1, 1]],
-  S: [[0, 0], [1, 0], [1, 1], [2, 1]],
-  Z: [[1, 0], [2, 0], [0, 1], [1, 1]],
-  J: [[0, 0], [1, 0], [2, 0], [0, 1]],
-  L: [[0, 0], [1, 0], [2, 0], [2, 1]],
-};
-const KEY_NAMES = {
-  L: ['←', 'left'], R: ['→', 'right'], cw: ['↻', 'rotate clockwise'], ccw: ['↺', 'rotate counter-clockwise'],
-  180: ['180', 'rotate 180°'], d: ['↓', 'soft drop one row'], sd: ['⇊', 'soft drop to the bottom'], hd: ['⤓', 'hard drop'],
-};
 const DEFAULT_FORM = {
   field: '##......../##......../##......../##........',
-  clear_line: 4, hold: 'O', queue: 'TSZILJ', bag: 'IOSTZ', kicks: 'srs', two_line: false,
-};
-
-const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else if (k === 'dataset') Object.assign(node.dataset, v);
-    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
+  clear_line: 4, hold: 'O', queue: 'TSZILJ', bag: 'IOSTZ', kicks: 'srs', drop: 'softdrop', two_line: false,
 };
 
 // --- state ----------------------------------------------------------------------------------
@@ -44,16 +23,16 @@ const state = {
   clearLine: 4,
   hold: '',
   bag: new Set(),
-  answer: null, // the last solve's answer
+  answer: null, // the last solve's answer, with `key`: the position it answers
   selected: 0, // the move drawn on the field
   page: 0, // the best line's page
 };
 let pc = null; // the page's own instance, for quick requests
-let wasm = null; // the compiled module, handed to each worker
-let worker = null;
-let workerReady = false;
-let job = null; // {id, form, started, timer}
-let nextId = 1;
+let solver = null; // the worker
+let play = null;
+let job = null; // {key, started, timer}
+const settings = loadSettings();
+const chanceEl = $('chance'); // analysis mode's chance (the id moves with the mode)
 
 function setPageState(s) {
   document.body.dataset.state = s;
@@ -76,8 +55,15 @@ function currentForm() {
     queue: $('queue').value,
     bag: PIECES.filter((p) => state.bag.has(p)).join(''),
     kicks: $('kicks').value,
+    drop: $('drop').value,
     two_line: $('two-line').checked,
   };
+}
+
+/** What a form asks, as the module reads it back (so that equal positions are equal). */
+function formKey(form) {
+  const checked = pc ? pc.call({ op: 'check', form }) : { ok: false };
+  return JSON.stringify(checked.ok ? checked.form : form);
 }
 
 function setForm(form) {
@@ -88,81 +74,29 @@ function setForm(form) {
     if (y >= ROWS) return;
     [...row.trim()].forEach((ch, x) => { if (x < COLS) state.cells[y][x] = ch !== '.' && ch !== '_'; });
   });
-  state.clearLine = form.clear_line;
-  $('clear-line').value = String(form.clear_line);
-  state.hold = (form.hold || '').toUpperCase();
+  state.clearLine = Math.min(ROWS, Math.max(1, Number(form.clear_line) || 4));
+  $('clear-line').value = String(state.clearLine);
+  state.hold = PIECES.includes((form.hold || '').toUpperCase()) ? form.hold.toUpperCase() : '';
   $('queue').value = (form.queue || '').toUpperCase();
   state.bag = new Set([...(form.bag || '').toUpperCase()].filter((c) => PIECES.includes(c)));
   if ([...$('kicks').options].some((o) => o.value === form.kicks)) $('kicks').value = form.kicks;
+  if ([...$('drop').options].some((o) => o.value === form.drop)) $('drop').value = form.drop;
   $('two-line').checked = !!form.two_line;
   drawInputs();
 }
 
 // --- drawing --------------------------------------------------------------------------------
-function pieceIcon(piece, size = 12) {
-  const svgNS = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(svgNS, 'svg');
-  const w = piece === 'I' ? 4 : piece === 'O' ? 2 : 3;
-  const h = piece === 'I' ? 1 : 2;
-  svg.setAttribute('viewBox', `0 0 ${w * 10} ${h * 10}`);
-  svg.setAttribute('width', w * size);
-  svg.setAttribute('height', h * size);
-  svg.classList.add('icon');
-  for (const [x, y] of SHAPES[piece]) {
-    const r = document.createElementNS(svgNS, 'rect');
-    r.setAttribute('x', x * 10 + 0.5);
-    r.setAttribute('y', (h - 1 - y) * 10 + 0.5);
-    r.setAttribute('width', 9);
-    r.setAttribute('height', 9);
-    r.setAttribute('rx', 1.5);
-    r.setAttribute('class', `mino p-${piece}`);
-    svg.append(r);
-  }
-  return svg;
-}
-
-function buildBoard(board, rows, editable) {
-  board.replaceChildren();
-  board.style.setProperty('--rows', rows);
-  for (let y = rows - 1; y >= 0; y--) {
-    for (let x = 0; x < COLS; x++) {
-      board.append(el('div', { class: 'cell', dataset: { x, y }, role: editable ? 'gridcell' : 'presentation' }));
-    }
-  }
-}
-
-function cellOf(board, x, y) {
-  return board.children[(board.style.getPropertyValue('--rows') - 1 - y) * COLS + x];
-}
-
-/** Colours a board: `fill(x, y)` gives '' (empty), a piece letter, or 'X' (gray). */
-function paintBoard(board, rows, fill, overlay, clearLine) {
-  for (let y = 0; y < rows; y++) {
-    for (let x = 0; x < COLS; x++) {
-      const cell = cellOf(board, x, y);
-      const kind = fill(x, y);
-      cell.className = 'cell';
-      if (kind) cell.classList.add('filled', `p-${kind}`);
-      if (clearLine !== undefined && y >= clearLine) {
-        cell.classList.add('above');
-        if (kind) cell.classList.add('bad');
-      }
-    }
-  }
-  if (overlay) {
-    for (const [x, y] of overlay.cells) {
-      if (y < rows) cellOf(board, x, y).classList.add('ghost', `p-${overlay.piece}`);
-    }
-  }
-  board.style.setProperty('--clear', clearLine ?? rows);
+function isStale() {
+  return !!state.answer && state.answer.key !== formKey(currentForm());
 }
 
 function drawField() {
-  const move = state.answer && !state.answer.stale ? state.answer.moves[state.selected] : null;
-  paintBoard($('board'), ROWS, (x, y) => (state.cells[y][x] ? 'X' : ''), move, state.clearLine);
+  const stale = isStale();
+  const move = state.answer && !stale ? state.answer.moves[state.selected] : null;
+  paintBoard($('board'), ROWS, (x, y) => (state.cells[y][x] ? 'X' : ''), move ? [{ ...move, kind: 'ghost' }] : [], state.clearLine);
   $('board-note').textContent = move
     ? `Shown: move ${state.selected + 1}, ${move.piece} ${move.orientation}${move.hold ? ' with hold' : ''}, ${move.chance.fraction}`
-    : 'Click or drag to fill cells; the red line is the clear line.';
+    : 'Click or drag to fill cells; rows count from 1 at the bottom; the red line is the clear line.';
 }
 
 function drawPieces() {
@@ -179,37 +113,34 @@ function drawPieces() {
 function drawInputs() {
   drawField();
   drawPieces();
+  drawStale();
 }
 
-function keysView(keys) {
-  const span = el('span', { class: 'keys', dataset: { keys: keys ?? '' } });
-  if (!keys) {
-    span.textContent = '—';
-    return span;
-  }
-  for (const k of keys.split(' ')) {
-    const [glyph, name] = KEY_NAMES[k] ?? [k, k];
-    span.append(el('kbd', { title: name }, glyph));
-  }
-  return span;
+/** An answer for another position than the one in the form is marked, never shown as current. */
+function drawStale() {
+  const stale = isStale();
+  $('result-panel').classList.toggle('stale', stale);
+  $('result-panel').dataset.stale = String(stale);
+  $('stale-note').hidden = !stale;
+  $('line-panel').classList.toggle('stale', stale);
 }
 
 function drawAnswer() {
   const a = state.answer;
   const tbody = $('moves').querySelector('tbody');
   tbody.replaceChildren();
-  $('result-panel').classList.toggle('stale', !!(a && a.stale));
   $('result-panel').classList.toggle('empty', !a);
   if (!a) {
-    $('chance').textContent = '';
+    chanceEl.textContent = '';
     $('percent').textContent = '';
     $('hold-first').hidden = true;
     $('line-panel').hidden = true;
+    drawStale();
     return;
   }
-  $('chance').textContent = a.chance.fraction;
+  chanceEl.textContent = a.chance.fraction;
   $('percent').textContent = `${formatPercent(a.chance.percent)}`;
-  $('chance').className = a.chance.numer === 0 ? 'zero' : a.chance.numer === a.chance.denom ? 'one' : '';
+  chanceEl.className = a.chance.numer === 0 ? 'zero' : a.chance.numer === a.chance.denom ? 'one' : '';
   if (a.hold_first) {
     const better = a.moves.length === 0 || a.hold_first.numer * a.moves[0].chance.denom > a.moves[0].chance.numer * a.hold_first.denom;
     $('hold-first').hidden = false;
@@ -238,11 +169,7 @@ function drawAnswer() {
     tbody.append(row);
   });
   drawLine();
-}
-
-function formatPercent(p) {
-  if (p === 100 || p === 0) return `${p}%`;
-  return `${p.toFixed(2)}%`;
+  drawStale();
 }
 
 function selectMove(i) {
@@ -260,12 +187,12 @@ function drawLine() {
   state.page = Math.min(state.page, pages.length - 1);
   const page = pages[state.page];
   const board = $('line-board');
-  if (board.children.length !== page.rows.length * COLS) buildBoard(board, page.rows.length, false);
+  if (board.children.length !== page.rows.length * COLS) buildBoard(board, page.rows.length);
   const rows = page.rows.length;
   paintBoard(board, rows, (x, y) => {
     const ch = page.rows[rows - 1 - y][x];
     return ch === '.' ? '' : ch;
-  }, page.piece);
+  }, page.piece ? [{ ...page.piece, kind: 'ghost' }] : []);
   $('line-page').textContent = `${state.page + 1} / ${pages.length}`;
   $('line-text').textContent = page.piece
     ? `${state.page + 1}. ${page.piece.piece} ${page.piece.orientation}${state.page === 0 ? ' (the best move)' : ''}`
@@ -277,18 +204,24 @@ function drawLine() {
 }
 
 // --- messages ---------------------------------------------------------------------------------
-function showError(message, input) {
+/** Shows messages (one per line) and marks the inputs they are about. */
+function showErrors(errors) {
   $('error').hidden = false;
-  $('error').textContent = message;
+  $('error').replaceChildren(...errors.map((e) => el('div', { class: 'message', dataset: { input: e.input } }, e.error)));
   document.querySelectorAll('[data-input].invalid').forEach((n) => n.classList.remove('invalid'));
-  const target = document.querySelector(`[data-input="${input}"]`);
-  if (target) target.classList.add('invalid');
-  if (input === 'field') $('board').classList.add('invalid');
+  for (const { input } of errors) {
+    document.querySelector(`[data-input="${input}"]`)?.classList.add('invalid');
+    if (input === 'field') $('board').classList.add('invalid');
+  }
+}
+
+function showError(message, input) {
+  showErrors([{ error: message, input }]);
 }
 
 function clearError() {
   $('error').hidden = true;
-  $('error').textContent = '';
+  $('error').replaceChildren();
   document.querySelectorAll('.invalid').forEach((n) => n.classList.remove('invalid'));
 }
 
@@ -298,36 +231,14 @@ function setStatus(text) {
 
 function changed() {
   clearError();
-  if (state.answer && !state.answer.stale) {
-    state.answer.stale = true;
-    $('summary').textContent = 'The position changed: press Solve for its moves.';
-    $('result-panel').classList.add('stale');
-  }
   drawInputs();
+  if (isStale() && state.answer) {
+    $('summary').textContent = 'The position changed: press Solve for its moves.';
+  }
+  useRules();
 }
 
-// --- the worker -------------------------------------------------------------------------------
-function startWorker() {
-  worker = new Worker(new URL('worker.js', import.meta.url), { type: 'module' });
-  workerReady = false;
-  worker.onmessage = ({ data }) => {
-    if (data.type === 'ready') workerReady = true;
-    else if (data.type === 'failed') failJob(`the solver could not start: ${data.error}`);
-    else if (data.type === 'answer') finishJob(data);
-  };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    failJob(`the solver failed: ${e.message || 'worker error'}`);
-    restartWorker();
-  };
-  worker.postMessage({ type: 'init', module: wasm });
-}
-
-function restartWorker() {
-  if (worker) worker.terminate();
-  startWorker();
-}
-
+// --- solving ----------------------------------------------------------------------------------
 function solve() {
   if (!pc) return;
   if (job) cancel();
@@ -341,15 +252,22 @@ function solve() {
     return;
   }
   showLink(checked.query);
-  const id = nextId++;
-  job = { id, started: performance.now(), timer: 0 };
+  const key = JSON.stringify(checked.form);
+  job = { key: `analysis ${key}`, formKey: key, started: performance.now(), timer: 0 };
   job.timer = setInterval(tick, 100);
   tick();
   $('solve').disabled = true;
   $('cancel').hidden = false;
   document.body.classList.add('busy');
   setPageState('solving');
-  worker.postMessage({ type: 'solve', id, form: checked.form });
+  const mine = job;
+  solver.solve(checked.form, { key: job.key, priority: 3 }).then((result) => {
+    if (job !== mine) return;
+    finishJob(result);
+  }).catch((err) => {
+    if (job !== mine || err.cancelled) return;
+    failJob(err.message);
+  });
 }
 
 function tick() {
@@ -361,29 +279,29 @@ function tick() {
 function endJob() {
   clearInterval(job.timer);
   const elapsed = performance.now() - job.started;
+  const ended = job;
   job = null;
   $('solve').disabled = false;
   $('cancel').hidden = true;
   document.body.classList.remove('busy');
-  return elapsed;
+  return { elapsed, ended };
 }
 
-function finishJob({ id, answer, ms, memory, broken }) {
-  if (!job || job.id !== id) return;
-  endJob();
-  if (broken) restartWorker();
+function finishJob({ answer, ms, memory }) {
+  const { ended } = endJob();
   if (!answer.ok) {
     showError(answer.error, answer.input);
     setStatus('');
     setPageState('error');
     return;
   }
-  state.answer = answer;
+  state.answer = { ...answer, key: ended.formKey };
   state.selected = 0;
   state.page = 0;
   $('status').dataset.ms = ms.toFixed(1);
   $('status').dataset.memory = memory;
-  setStatus(`Solved in ${formatSeconds(ms)}`);
+  $('status').dataset.engine = answer.engine;
+  setStatus(`Solved in ${formatSeconds(ms)}${answer.engine === 'graph' ? ' from the PC graph' : ''}`);
   const n = answer.moves.length;
   $('summary').textContent = n
     ? `with best play: ${n} move${n === 1 ? '' : 's'} ranked in ${formatSeconds(ms)}. Choose one to see it on the field.`
@@ -402,15 +320,56 @@ function failJob(message) {
 
 function cancel() {
   if (!job) return;
-  const elapsed = endJob();
+  const { elapsed, ended } = endJob();
   // A worker in the middle of a wasm call cannot be interrupted: stop it, start another.
-  restartWorker();
+  solver.cancel(ended.key);
   setStatus(`Cancelled after ${formatSeconds(elapsed)}`);
   setPageState('cancelled');
 }
 
-function formatSeconds(ms) {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+// --- the graph --------------------------------------------------------------------------------
+function useRules() {
+  if (!solver) return;
+  if (document.body.dataset.mode === 'play' && play?.game) solver.useRules(play.game.settings.kicks, play.game.settings.drop);
+  else solver.useRules($('kicks').value, $('drop').value);
+}
+
+const MB = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+function drawGraph(g) {
+  const box = $('graph-status');
+  const text = $('graph-text');
+  const bar = $('graph-progress');
+  const toggle = $('graph-toggle');
+  box.dataset.state = g.state;
+  const rules = g.entry ? `${g.entry.kicks}, ${g.entry.drop === 'softdrop' ? 'soft drop' : 'hard drop'}` : '';
+  box.hidden = g.state === 'none' && !g.kicks;
+  bar.hidden = g.state !== 'loading';
+  toggle.hidden = g.state === 'none';
+  box.removeAttribute('role');
+  if (g.state === 'loading') {
+    const stage = { cache: 'reading it from this browser\'s cache', download: 'downloading', check: 'checking it' }[g.stage] ?? 'loading';
+    const amount = g.stage === 'download' && g.total ? ` ${MB(g.loaded ?? 0)} of ${MB(g.total)}` : '';
+    text.textContent = `PC graph (${rules}): ${stage}${amount}… Until it is loaded, the first decisions of a PC take seconds.`;
+    bar.value = g.total ? (g.loaded ?? 0) / g.total : 0;
+    toggle.textContent = 'Stop';
+  } else if (g.state === 'ready') {
+    const fields = g.info?.fields ? `${(g.info.fields / 1e6).toFixed(g.info.fields < 1e6 ? 3 : 1)} M fields` : '';
+    text.textContent = `PC graph (${rules}) ready: ${fields}, ${g.fromCache ? 'from this browser\'s cache' : `downloaded (${MB(g.entry.bytes)})`}, loaded in ${formatSeconds(g.ms)}.`;
+    toggle.textContent = 'Turn off';
+  } else if (g.state === 'failed') {
+    box.setAttribute('role', 'alert');
+    text.textContent = `PC graph (${rules}) not used: ${g.error}. Answering without it (the first decisions of a PC take seconds).`;
+    toggle.textContent = 'Try again';
+  } else if (g.state === 'off') {
+    text.textContent = `PC graph (${rules}) off: the first decisions of a PC take seconds. ${MB(g.entry.bytes)} to download.`;
+    toggle.textContent = 'Use it';
+  } else {
+    text.textContent = `No PC graph for ${g.kicks}, ${g.drop === 'softdrop' ? 'soft drop' : 'hard drop'} on this site: the first decisions of a PC take seconds.`;
+  }
+  box.dataset.ms = g.ms ?? '';
+  box.dataset.fromCache = String(!!g.fromCache);
+  if (play) play.render();
 }
 
 // --- links ------------------------------------------------------------------------------------
@@ -426,10 +385,64 @@ function rawQuery() {
   return i < 0 ? '' : href.slice(i + 1);
 }
 
+// --- modes ------------------------------------------------------------------------------------
+function setMode(mode) {
+  document.body.dataset.mode = mode;
+  $('analysis').hidden = mode !== 'analysis';
+  $('play').hidden = mode !== 'play';
+  $('tab-analysis').setAttribute('aria-pressed', String(mode === 'analysis'));
+  $('tab-play').setAttribute('aria-pressed', String(mode === 'play'));
+  // #chance is the chance of the mode on screen.
+  chanceEl.id = mode === 'analysis' ? 'chance' : 'analysis-chance';
+  play.chanceEl.id = mode === 'play' ? 'chance' : 'play-chance';
+  if (mode === 'play') {
+    if (!play.game) newPlay();
+    else showLink(play.link(play.game));
+    play.render();
+  } else {
+    play.release();
+    const checked = pc.call({ op: 'check', form: currentForm() });
+    if (checked.ok) showLink(checked.query);
+  }
+  useRules();
+}
+
+function randomSeed() {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
+function playSettings(form, seed, preview) {
+  return {
+    seed: seed ?? randomSeed(),
+    preview: preview ?? settings.preview,
+    kicks: form.kicks,
+    drop: form.drop,
+    two_line: !!form.two_line,
+    clear_line: Number(form.clear_line) || 4,
+  };
+}
+
+/** A new game from the empty field with the form's rules. */
+function newPlay(seed) {
+  const form = currentForm();
+  play.newGame(playSettings({ ...form, clear_line: 4 }, seed));
+}
+
+function playFromHere() {
+  clearError();
+  const form = currentForm();
+  const checked = pc.call({ op: 'check', form });
+  if (!checked.ok) {
+    showError(checked.error, checked.input);
+    return;
+  }
+  if (play.newGame(playSettings(checked.form), checked.form)) setMode('play');
+}
+
 // --- inputs -----------------------------------------------------------------------------------
 function setupInputs() {
   const board = $('board');
-  buildBoard(board, ROWS, true);
+  buildBoard(board, ROWS, { editable: true, labels: true });
   let paint = null; // true: filling, false: emptying
   const at = (e) => {
     const target = document.elementFromPoint(e.clientX, e.clientY);
@@ -484,6 +497,7 @@ function setupInputs() {
   });
   $('queue').addEventListener('keydown', (e) => { if (e.key === 'Enter') solve(); });
   $('kicks').addEventListener('change', changed);
+  $('drop').addEventListener('change', changed);
   $('two-line').addEventListener('change', changed);
   $('field-clear').addEventListener('click', () => {
     state.cells = Array.from({ length: ROWS }, () => Array(COLS).fill(false));
@@ -506,11 +520,26 @@ function setupInputs() {
   $('fumen-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') loadFumen(); });
   $('solve').addEventListener('click', solve);
   $('cancel').addEventListener('click', cancel);
+  $('play-here').addEventListener('click', playFromHere);
   $('line-prev').addEventListener('click', () => { state.page -= 1; drawLine(); });
   $('line-next').addEventListener('click', () => { state.page += 1; drawLine(); });
   $('share-copy').addEventListener('click', () => copy($('share')));
   $('line-fumen').addEventListener('focus', (e) => e.target.select());
   $('share').addEventListener('focus', (e) => e.target.select());
+  $('tab-analysis').addEventListener('click', () => setMode('analysis'));
+  $('tab-play').addEventListener('click', () => setMode('play'));
+  $('graph-toggle').addEventListener('click', () => {
+    const g = solver.graph;
+    if (g.state === 'failed') {
+      solver.graph = { state: 'loading', entry: g.entry };
+      solver.loadGraph(false);
+      return;
+    }
+    settings.graph = g.state === 'off';
+    saveSettings(settings);
+    $('set-graph').checked = settings.graph;
+    solver.setGraphOff(!settings.graph);
+  });
 }
 
 function copy(input) {
@@ -518,14 +547,137 @@ function copy(input) {
   navigator.clipboard?.writeText(input.value).catch(() => document.execCommand('copy'));
 }
 
+// --- Play mode's keys and settings -------------------------------------------------------------
+function typing(target) {
+  return target instanceof HTMLElement && (target.matches('input, select, textarea') || target.isContentEditable);
+}
+
+function setupPlayInputs() {
+  window.addEventListener('keydown', (e) => {
+    if (document.body.dataset.mode !== 'play' || $('settings-dialog').open || typing(e.target)) return;
+    if (e.ctrlKey && !e.code.startsWith('Control') && e.code !== 'KeyZ') return; // leave the browser's shortcuts
+    play.keydown(e);
+  });
+  window.addEventListener('keyup', (e) => {
+    if (document.body.dataset.mode !== 'play') return;
+    play.keyup(e);
+  });
+  window.addEventListener('blur', () => play.release());
+  // A click on a button must not leave it focused: Space would press it again.
+  $('play').addEventListener('click', (e) => { if (e.target.closest('button')) e.target.closest('button').blur(); });
+  for (let n = 1; n <= 6; n++) $('play-preview').append(el('option', { value: n }, String(n)));
+  $('play-preview').value = String(settings.preview);
+  $('play-preview').addEventListener('change', () => {
+    settings.preview = Number($('play-preview').value);
+    saveSettings(settings);
+    $('play-preview').blur();
+    if (play.start) play.newGame({ ...play.start.settings, preview: settings.preview }, play.start.form);
+  });
+  $('play-new').addEventListener('click', () => {
+    const s = play.game?.settings;
+    if (s) play.newGame({ ...s, seed: randomSeed(), preview: settings.preview, clear_line: s.clear_line }, null);
+    else newPlay();
+  });
+  $('play-settings').addEventListener('click', openSettings);
+  $('settings-reset').addEventListener('click', () => {
+    Object.assign(settings, JSON.parse(JSON.stringify(DEFAULTS)));
+    saveSettings(settings);
+    fillSettings();
+    solver.setGraphOff(!settings.graph);
+  });
+  $('settings-dialog').addEventListener('close', () => {
+    readSettings();
+    play.render();
+    // The dialog gives the focus back to the Settings button: Space would open it again.
+    requestAnimationFrame(() => document.activeElement?.blur());
+  });
+  for (const id of ['set-das', 'set-arr', 'set-sdf', 'set-gravity-ms', 'set-gravity', 'set-ghost', 'set-graph']) {
+    $(id).addEventListener('change', () => {
+      readSettings();
+      if (id === 'set-graph') solver.setGraphOff(!settings.graph);
+    });
+  }
+}
+
+let capturing = null; // {action, slot, button}
+
+function openSettings() {
+  fillSettings();
+  $('settings-dialog').showModal();
+}
+
+function fillSettings() {
+  $('set-das').value = settings.das;
+  $('set-arr').value = settings.arr;
+  $('set-sdf').value = settings.sdf;
+  $('set-gravity-ms').value = settings.gravityMs;
+  $('set-gravity').checked = settings.gravity;
+  $('set-ghost').checked = settings.ghost;
+  $('set-graph').checked = settings.graph;
+  const tbody = $('keys-table').querySelector('tbody');
+  tbody.replaceChildren(...ACTIONS.map(([action, name]) => el('tr', { dataset: { action } },
+    el('td', {}, name),
+    ...[0, 1].map((slot) => el('td', {}, el('button', {
+      type: 'button', class: 'key-button', dataset: { action, slot },
+      onclick: (e) => startCapture(action, slot, e.currentTarget),
+    }, keyLabel(settings.keys[action]?.[slot])))))));
+}
+
+function startCapture(action, slot, button) {
+  capturing = { action, slot, button };
+  button.textContent = 'press a key…';
+  button.classList.add('capturing');
+}
+
+function readSettings() {
+  const num = (id, key) => {
+    const [lo, hi] = LIMITS[key];
+    const v = Math.round(Number($(id).value));
+    settings[key] = Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : DEFAULTS[key];
+  };
+  num('set-das', 'das');
+  num('set-arr', 'arr');
+  num('set-sdf', 'sdf');
+  num('set-gravity-ms', 'gravityMs');
+  settings.gravity = $('set-gravity').checked;
+  settings.ghost = $('set-ghost').checked;
+  settings.graph = $('set-graph').checked;
+  saveSettings(settings);
+}
+
+// Rebinding: the next key pressed while a key button waits.
+window.addEventListener('keydown', (e) => {
+  if (!capturing) return;
+  e.preventDefault();
+  e.stopImmediatePropagation();
+  const { action, slot, button } = capturing;
+  capturing = null;
+  button.classList.remove('capturing');
+  if (e.code === 'Escape') {
+    fillSettings();
+    return;
+  }
+  if (e.code === 'Delete') {
+    const codes = [...(settings.keys[action] ?? [])];
+    codes.splice(slot, 1);
+    settings.keys[action] = codes;
+  } else {
+    bind(settings, action, slot, e.code);
+  }
+  saveSettings(settings);
+  fillSettings();
+}, { capture: true });
+
 // --- start ------------------------------------------------------------------------------------
 async function main() {
   setupInputs();
+  setupPlayInputs();
   setForm(DEFAULT_FORM);
+  let module;
   try {
     const compiled = await compileModule();
-    wasm = compiled.module;
-    pc = await Pc.create(wasm);
+    module = compiled.module;
+    pc = await Pc.create(module);
     const loadMs = performance.now();
     const kB = compiled.size ? ` (${(compiled.size / 1024).toFixed(0)} kB of WebAssembly)` : '';
     $('load-info').textContent = `Solver loaded in ${Math.round(loadMs)} ms${kB}`;
@@ -537,26 +689,65 @@ async function main() {
     $('solve').disabled = true;
     return;
   }
-  startWorker();
+  solver = new SolverClient(module, new URL('./', location.href).href);
+  solver.graphOff = !settings.graph;
+  solver.addEventListener('graph', (e) => drawGraph(e.detail));
+  play = new Play(pc, solver, settings, {
+    onLink: (query) => showLink(query),
+    onAnalyse: (form) => {
+      setForm(form);
+      state.answer = null;
+      drawAnswer();
+      setMode('analysis');
+      solve();
+    },
+  });
+  window.pcPage = { play, solver, settings }; // for the timing scripts (web/time-graph.sh)
   setPageState('ready');
   const query = rawQuery();
   if (!query) {
     showLink(pc.call({ op: 'check', form: currentForm() }).query ?? '', false);
+    useRules();
     return;
   }
   const read = pc.call({ op: 'query', query });
   if (!read.ok) {
     showError(read.error, read.input);
     setPageState('error');
+    useRules();
     return;
   }
-  // Check the link's own values (an unknown kick table is not in the menu to show).
-  const checked = pc.call({ op: 'check', form: read.form });
-  setForm(checked.ok ? checked.form : read.form);
-  if (!checked.ok) {
-    showError(checked.error, checked.input);
+  // The link's parameters that could be used are in place; the others are messages.
+  setForm(read.form);
+  const errors = [...read.errors];
+  if (read.play.play) {
+    const from = read.solve ? pc.call({ op: 'check', form: read.form }) : null;
+    if (from && !from.ok) errors.push({ error: from.error, input: from.input });
+    const started = play.newGame(
+      playSettings(from?.ok ? from.form : read.form, read.play.seed ?? undefined, read.play.preview ?? undefined),
+      from?.ok ? from.form : null,
+    );
+    setMode('play');
+    if (errors.length) {
+      play.showError(errors.map((e) => e.error).join('\n'));
+      setPageState('error');
+    } else if (!started) setPageState('error');
+    return;
+  }
+  useRules();
+  if (errors.length) {
+    showErrors(errors);
     setPageState('error');
+    return;
+  }
+  const checked = pc.call({ op: 'check', form: read.form });
+  if (!checked.ok) {
+    if (read.solve) {
+      showError(checked.error, checked.input);
+      setPageState('error');
+    }
   } else if (read.solve) {
+    setForm(checked.form);
     solve();
   }
 }

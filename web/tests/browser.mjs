@@ -1,83 +1,32 @@
 // Browser checks of the page in headless Chromium (web/test.sh runs this).
 //
-//   node tests/browser.mjs --url http://127.0.0.1:PORT/ --native native.json --out DIR [--figures native-long.json]
+//   node tests/browser.mjs --url http://127.0.0.1:PORT/ --native native.json --recommend BIN
+//        --out DIR --server-log FILE --graph-field ROWS [--figures native-long.json]
 //
-// --native: the `recommend` example's JSON for the 119/120 position; --out: where the
-// screenshots and timings go; --figures: also solve the empty field with I held and JLOSTZ
-// to the end and compare with that native JSON (slow: for the figures of web/README.md).
-import puppeteer from 'puppeteer-core';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// --native: the `recommend` example's JSON for the 119/120 position; --recommend: the
+// example's binary, run for every position Play mode reaches; --out: where the
+// screenshots and timings go; --server-log: the test server's log (requests are counted
+// from it); --graph-field: the start field of the small graph the site serves as
+// graphs/srs-softdrop (and, damaged, under damaged/); --figures: also solve the empty field
+// with I held and JLOSTZ to the end and compare with that native JSON (slow).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  alerts, assert, assertEqual, check, figures, launch, native, nativeFraction, open, results, sleep, text, waitState,
+} from './lib.mjs';
+import { playChecks } from './play.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, word, i, all) => (word.startsWith('--') ? [...pairs, [word.slice(2), all[i + 1]]] : pairs), []),
 );
 const base = args.url;
 const out = args.out;
-mkdirSync(out, { recursive: true });
 
 const POSITION_119 = 'field=####......&hold=O&queue=TSZLJI&bag=OTSZLJ&kicks=srs';
 const LONG = 'field=..........&hold=I&queue=JLOSTZ&kicks=srs';
 
-let passed = 0;
-let failed = 0;
-const figures = {};
-
-async function check(name, body) {
-  const started = Date.now();
-  try {
-    await body();
-    passed += 1;
-    console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  } catch (err) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${err.message}`);
-  }
-}
-
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-function assertEqual(actual, expected, what) {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
-  if (a !== e) throw new Error(`${what}: got ${a}, expected ${e}`);
-}
-
-const profile = mkdtempSync(join(tmpdir(), 'pc-web-chromium-'));
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  userDataDir: profile,
-  args: [
-    '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-quic',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--disable-default-apps', '--disable-extensions',
-  ],
-});
-
-async function open(query = '') {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1440, height: 960 });
-  const problems = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
-  page.problems = problems;
-  await page.goto(`${base}${query ? `?${query}` : ''}`, { waitUntil: 'load' });
-  await page.waitForFunction(() => document.body.dataset.state !== 'loading', { timeout: 30_000 });
-  return page;
-}
-
-async function waitState(page, states, timeout = 120_000) {
-  await page.waitForFunction((s) => s.includes(document.body.dataset.state), { timeout, polling: 50 }, states);
-  return page.evaluate(() => document.body.dataset.state);
-}
-
-async function text(page, selector) {
-  return page.$eval(selector, (n) => n.textContent.trim());
-}
+const browser = await launch();
+const profile = browser.profile;
 
 /** The ranking as the table shows it. */
 async function tableMoves(page) {
@@ -103,11 +52,11 @@ function nativeMoves(json) {
   }));
 }
 
-function sameRanking(shown, native) {
+function sameRanking(shown, expected) {
   const sortCells = (cells) => [...cells].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-  assertEqual(shown.length, native.length, 'number of moves');
+  assertEqual(shown.length, expected.length, 'number of moves');
   shown.forEach((m, i) => {
-    assertEqual({ ...m, cells: sortCells(m.cells) }, { ...native[i], cells: sortCells(native[i].cells) }, `move ${i + 1}`);
+    assertEqual({ ...m, cells: sortCells(m.cells) }, { ...expected[i], cells: sortCells(expected[i].cells) }, `move ${i + 1}`);
   });
 }
 
@@ -141,13 +90,17 @@ async function enter119(page) {
 }
 
 const native119 = JSON.parse(readFileSync(args.native, 'utf8'));
+const openPage = (query, options) => open(browser, base, query, options);
+
+// --- analysis mode ------------------------------------------------------------------------------
 
 await check('a link solves 119/120 at once, as the native recommend ranks it', async () => {
   // The field as the issue writes it: a raw '#' starts the fragment; the page reads it all.
-  const page = await open(POSITION_119);
+  const page = await openPage(POSITION_119);
   const state = await waitState(page, ['done', 'error']);
-  assert(state === 'done', `state ${state}: ${await text(page, '#error')}`);
+  assert(state === 'done', `state ${state}: ${await alerts(page)}`);
   assertEqual(await text(page, '#chance'), '119/120', '#chance');
+  assertEqual(await page.evaluate(() => document.body.dataset.mode), 'analysis', 'data-mode');
   assertEqual(native119.probability, [119, 120], 'native chance');
   sameRanking(await tableMoves(page), nativeMoves(native119));
   figures.load_ms = Number(await page.$eval('#load-info', (n) => n.dataset.ms));
@@ -175,24 +128,50 @@ await check('a link solves 119/120 at once, as the native recommend ranks it', a
   assert(/\?v115@/.test(link), `fumen link ${link}`);
   await page.click('#moves tbody tr:nth-child(1)');
   await page.screenshot({ path: join(out, 'page-119.png'), fullPage: true });
+  // The answer is marked stale the moment the position changes, and is not drawn as current.
+  assertEqual(await page.$eval('#result-panel', (n) => n.dataset.stale), 'false', 'fresh answer');
+  await page.click('#queue', { clickCount: 3 });
+  await page.type('#queue', 'J');
+  assertEqual(await page.$eval('#result-panel', (n) => n.dataset.stale), 'true', 'stale after an edit');
+  assert(await page.$eval('#stale-note', (n) => !n.hidden), 'the stale note');
+  assertEqual(await ghostCells(page), [], 'no move drawn for another position');
+  await page.screenshot({ path: join(out, 'page-stale.png'), fullPage: true });
   assertEqual(page.problems, [], 'console');
   await page.close();
 });
 
+await check('an answer arriving after the position changed is marked stale', async () => {
+  const page = await openPage(POSITION_119);
+  await waitState(page, ['done']);
+  // Solve with I held, and hold T while it runs: the answer is for I.
+  await page.click('#hold button[data-piece="I"]');
+  await page.click('#solve');
+  await page.click('#hold button[data-piece="T"]');
+  const state = await waitState(page, ['done', 'error']);
+  assertEqual(state, 'done', 'solved');
+  assertEqual(await page.$eval('#result-panel', (n) => n.dataset.stale), 'true', 'the late answer is stale');
+  assert(await page.$eval('#stale-note', (n) => !n.hidden), 'the stale note');
+  assertEqual(await ghostCells(page), [], 'no move drawn for another position');
+  // Back to the position it answers: current again.
+  await page.click('#hold button[data-piece="I"]');
+  assertEqual(await page.$eval('#result-panel', (n) => n.dataset.stale), 'false', 'current again');
+  await page.close();
+});
+
 await check('the same position entered by mouse and keyboard', async () => {
-  const page = await open();
+  const page = await openPage();
   await enter119(page);
   assertEqual(await page.$$eval('#board .cell.filled', (c) => c.map((n) => [n.dataset.x, n.dataset.y].join())), ['0,0', '1,0', '2,0', '3,0'], 'dragged cells');
   await page.click('#solve');
   const state = await waitState(page, ['done', 'error']);
-  assert(state === 'done', `state ${state}: ${await text(page, '#error')}`);
+  assert(state === 'done', `state ${state}: ${await alerts(page)}`);
   assertEqual(await text(page, '#chance'), '119/120', '#chance');
   sameRanking(await tableMoves(page), nativeMoves(native119));
   await page.close();
 });
 
 await check('a bad fumen shows an error', async () => {
-  const page = await open();
+  const page = await openPage();
   await page.type('#fumen-input', 'v115@9gF8DeF8!eF8DeF8NeAgH');
   await page.click('#fumen-load');
   await waitState(page, ['error'], 5_000);
@@ -211,23 +190,205 @@ await check('a bad fumen shows an error', async () => {
   await page.close();
 });
 
-await check('a queue that contradicts the bag, and a field without a PC, are messages', async () => {
-  let page = await open('field=..........&hold=I&queue=TSZLJI&bag=ISZLJO');
-  await waitState(page, ['error'], 5_000);
-  let error = await text(page, '#error');
-  assert(error.includes('contradicts the bag state'), `error: ${error}`);
-  await page.close();
-  page = await open('field=%23%23%23.......&queue=T');
-  await waitState(page, ['error'], 5_000);
-  error = await text(page, '#error');
-  assert(error.includes('not a multiple of 4'), `error: ${error}`);
-  await page.close();
-  page = await open('field=..........&queue=T&kicks=tgm');
-  await waitState(page, ['error'], 5_000);
-  error = await text(page, '#error');
-  assert(error.startsWith('kicks: "tgm" is not one of'), `error: ${error}`);
+await check('a queue that contradicts the bag, a field without a PC, a cell above the clear line are messages', async () => {
+  const cases = [
+    ['field=..........&hold=I&queue=TSZLJI&bag=ISZLJO', 'contradicts the bag state'],
+    ['field=%23%23%23.......&queue=T', 'not a multiple of 4'],
+    // Rows as the editor numbers them: from 1 at the bottom.
+    ['field=%23........./........../........../........../..........&queue=T', 'field: row 5 (counting from 1 at the bottom) has a filled cell'],
+  ];
+  for (const [query, message] of cases) {
+    const page = await openPage(query);
+    await waitState(page, ['error'], 5_000);
+    const error = (await alerts(page)).join(' ');
+    assert(error.includes(message), `${query}: ${error}`);
+    await page.close();
+  }
+});
+
+// Every link parameter is checked with a message that names it; the others stay, and the
+// page stays usable (a quick position: the grace system field, T then five previews).
+await check('every bad link parameter gives its message, leaves the others, and the page stays usable', async () => {
+  const good = 'field=%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23....&queue=TIJLOS&bag=Z';
+  const cases = [
+    ['hold=X', "link: hold: column 1: 'X' is not a piece"],
+    ['hold=OO', 'link: hold: one piece or none, not 2 pieces'],
+    ['fumen=v115@9gF8DeF8DeF8DeF8NeAgH', 'link: field: the link gives the field already (fumen=…): give the field or a fumen, not both'],
+    ['kicks=tgm', 'link: kicks: "tgm" is not one of'],
+    ['drop=sonic', 'link: drop: "sonic" is not one of softdrop, harddrop'],
+    ['clear=9', 'link: clear: "9" is not a clear line'],
+    ['two=maybe', 'link: two: "maybe" is not 1 or 0'],
+    ['bag=TT', 'link: bag: column 2: T is already in the set'],
+    ['preview=9', 'link: preview: "9" is not a preview length'],
+    ['seed=abc', 'link: seed: "abc" is not a seed'],
+    ['play=maybe', 'link: play: "maybe" is not 1 or 0'],
+    ['queu=TSZ', 'link: queu: the page does not know this parameter'],
+    ['clear=%zz', "link: clear: '%' at character 1 is not followed by two hex digits"],
+  ];
+  for (const [bad, message] of cases) {
+    // The bad parameter first: the good ones after it are still read.
+    const page = await openPage(`${bad}&${good}`);
+    await waitState(page, ['error'], 10_000);
+    const shown = (await alerts(page)).join(' ');
+    assert(shown.includes(message), `${bad}: ${shown}`);
+    assertEqual(await page.$eval('#queue', (n) => n.value), 'TIJLOS', `${bad}: the queue stays`);
+    assertEqual(await page.$$eval('#board .cell.filled', (c) => c.length), 24, `${bad}: the field stays`);
+    if (bad === cases[0][0] || bad === cases[cases.length - 1][0]) {
+      await page.click('#solve');
+      const state = await waitState(page, ['done', 'error'], 30_000);
+      assertEqual(state, 'done', `${bad}: solving after the message`);
+      assertEqual(await text(page, '#chance'), '1/1', `${bad}: the chance`);
+    }
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  }
+  // A fumen that does not decode, alone: its message, and the queue and hold stay.
+  const page = await openPage('fumen=v115@9gF8DeF8!eF8DeF8NeAgH&hold=i&queue=tszlji&kicks=SRS');
+  await waitState(page, ['error'], 10_000);
+  const shown = (await alerts(page)).join(' ');
+  assert(shown.includes("link: fumen: invalid character '!'"), shown);
+  assertEqual([await page.$eval('#queue', (n) => n.value), await page.$eval('#kicks', (n) => n.value)], ['TSZLJI', 'srs'], 'queue and kicks (any case)');
+  assertEqual(await page.$eval('#hold button[aria-pressed="true"]', (n) => n.dataset.piece), 'I', 'hold (any case)');
+  // Bad parameters of a Play link: the game still starts.
+  const play = await openPage('play=1&seed=12&preview=0&clear=2&queu=1');
+  await play.waitForFunction(() => document.body.dataset.mode === 'play');
+  const playShown = (await alerts(play)).join(' ');
+  assert(playShown.includes('link: preview: "0" is not a preview length') && playShown.includes('link: queu:'), playShown);
+  await play.waitForFunction(() => document.getElementById('chance').dataset.turn === '0', { timeout: 60_000 });
+  assertEqual(play.problems, [], 'console');
+  await play.close();
   await page.close();
 });
+
+// --- the PC graph ------------------------------------------------------------------------------
+
+/** GET requests of a path in the test server's log. */
+function requests(path) {
+  return readFileSync(args['server-log'], 'utf8').split('\n').filter((l) => l.includes(`"GET ${path}`)).length;
+}
+
+await check('the page fetches the graph, caches it, answers from it as without it, and refuses a damaged one', async () => {
+  const field = args['graph-field'];
+  const rows = encodeURIComponent(field).replaceAll('%2F', '/');
+  const query = `field=${rows}&hold=I&queue=OTSZLJ&bag=I&kicks=srs`;
+  const gz = '/graphs/srs-softdrop.pcgraph.gz';
+  const before = requests(gz);
+  const context = await browser.createBrowserContext();
+  let page = await context.newPage();
+  page = await open(browser, base, query, { page });
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
+  let state = await waitState(page, ['done', 'error']);
+  assertEqual(state, 'done', 'solved');
+  assertEqual(requests(gz) - before, 1, 'downloads of the graph');
+  assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine');
+  const form = { field, clear_line: 4, hold: 'I', queue: 'OTSZLJ', bag: 'I', kicks: 'srs' };
+  const withoutGraph = native(args.recommend, form);
+  assert(withoutGraph.engine !== 'graph', `native engine ${withoutGraph.engine}`);
+  sameRanking(await tableMoves(page), nativeMoves(withoutGraph));
+  assertEqual(await text(page, '#chance'), nativeFraction(withoutGraph), '#chance');
+  figures.small_graph_load_ms = Number(await page.$eval('#graph-status', (n) => n.dataset.ms));
+  await page.screenshot({ path: join(out, 'page-graph.png'), fullPage: true });
+  // A second visit reads it from the browser's cache: no request.
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
+  assertEqual(await page.$eval('#graph-status', (n) => n.dataset.fromCache), 'true', 'from the cache');
+  state = await waitState(page, ['done', 'error']);
+  assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine after a reload');
+  assertEqual(requests(gz) - before, 1, 'downloads after a reload');
+  assertEqual(page.problems, [], 'console');
+  await page.close();
+  await context.close();
+
+  // The damaged site (damaged/: the same page, its graph with one byte changed): refused
+  // with a message, dropped from the cache and fetched once more, then answered without it.
+  const bad = '/damaged/graphs/srs-softdrop.pcgraph.gz';
+  const badBefore = requests(bad);
+  const context2 = await browser.createBrowserContext();
+  page = await context2.newPage();
+  page = await open(browser, `${base}damaged/`, query, { page });
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'failed', { timeout: 30_000 });
+  const message = await text(page, '#graph-text');
+  assert(message.includes('graph: the graph file is damaged'), `message: ${message}`);
+  assert((await alerts(page)).some((a) => a.includes('graph: the graph file is damaged')), 'the message is an alert');
+  assertEqual(requests(bad) - badBefore, 2, 'a damaged graph is fetched once more');
+  const cached = await page.evaluate(async () => (await (await caches.open('pc-graphs')).keys()).map((r) => r.url));
+  assertEqual(cached, [], 'nothing damaged kept in the cache');
+  state = await waitState(page, ['done', 'error']);
+  assertEqual(state, 'done', 'answered without the graph');
+  assert((await page.$eval('#status', (n) => n.dataset.engine)) !== 'graph', 'not from the graph');
+  assertEqual(await text(page, '#chance'), nativeFraction(withoutGraph), '#chance without the graph');
+  await page.screenshot({ path: join(out, 'page-graph-damaged.png'), fullPage: true });
+  await page.close();
+  await context2.close();
+});
+
+// --- Play mode -----------------------------------------------------------------------------------
+
+await playChecks({ browser, base, recommend: args.recommend, out });
+
+// --- layout ----------------------------------------------------------------------------------------
+
+/** Every control of the mode on screen can be scrolled to and is not covered or cut off. */
+async function layoutProblems(page) {
+  return page.evaluate(() => {
+    const problems = [];
+    const vw = window.innerWidth;
+    if (document.documentElement.scrollWidth > vw) problems.push(`page ${document.documentElement.scrollWidth} px wide in ${vw}`);
+    const mode = document.body.dataset.mode;
+    const scope = [document.querySelector('header'), document.getElementById(mode)];
+    // (Rows of a table are reached by scrolling its box: its columns' headers are checked.)
+    const controls = scope.flatMap((s) => [...s.querySelectorAll('button, input, select, a[href], th, [tabindex]:not(tr)')]);
+    for (const c of controls) {
+      if (c.offsetParent === null || c.closest('[hidden]')) continue; // hidden by design
+      c.scrollIntoView({ block: 'center', inline: 'center' });
+      const r = c.getBoundingClientRect();
+      const name = c.id || c.dataset.piece || c.textContent.trim().slice(0, 20) || c.tagName;
+      if (r.width < 1 || r.height < 1) problems.push(`${name}: no size`);
+      else if (r.left < -1 || r.right > vw + 1) problems.push(`${name}: ${Math.round(r.left)}..${Math.round(r.right)} outside 0..${vw}`);
+      else {
+        const x = Math.min(Math.max(r.left + r.width / 2, 0), vw - 1);
+        const y = Math.min(Math.max(r.top + Math.min(r.height / 2, 8), 0), window.innerHeight - 1);
+        const hit = document.elementFromPoint(x, y);
+        if (hit && hit !== c && !c.contains(hit) && !hit.contains(c)) problems.push(`${name}: covered by ${hit.id || hit.className || hit.tagName}`);
+      }
+    }
+    window.scrollTo(0, 0);
+    return problems;
+  });
+}
+
+await check('at 360 px and 1280 px the page fits, every control can be reached', async () => {
+  for (const width of [360, 1280]) {
+    const page = await openPage(POSITION_119, { width, height: 800 });
+    await waitState(page, ['done']);
+    assertEqual(await layoutProblems(page), [], `analysis at ${width} px`);
+    // Every column of the moves table can be scrolled to within its own box.
+    const lastColumn = await page.evaluate(() => {
+      const wrap = document.querySelector('#result-panel .table-wrap');
+      wrap.scrollLeft = wrap.scrollWidth;
+      const th = document.querySelector('#moves th:last-child').getBoundingClientRect();
+      const box = wrap.getBoundingClientRect();
+      return th.right <= box.right + 1 && th.left >= box.left - 1;
+    });
+    assert(lastColumn, `the Carry column at ${width} px`);
+    await page.screenshot({ path: join(out, `layout-analysis-${width}.png`), fullPage: true });
+    await page.click('#play-here');
+    await page.waitForFunction(() => document.getElementById('chance').dataset.turn === '0', { timeout: 60_000 });
+    assertEqual(await layoutProblems(page), [], `play at ${width} px`);
+    await page.screenshot({ path: join(out, `layout-play-${width}.png`), fullPage: true });
+    await page.click('#play-settings');
+    const dialog = await page.evaluate(() => {
+      const r = document.getElementById('settings-dialog').getBoundingClientRect();
+      return r.left >= 0 && r.right <= window.innerWidth;
+    });
+    assert(dialog, `the settings dialog at ${width} px`);
+    await page.screenshot({ path: join(out, `layout-settings-${width}.png`) });
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  }
+});
+
+// --- Cancel ----------------------------------------------------------------------------------------
 
 /** The threads of this test's Chromium (the processes started with its profile folder). */
 function chromiumThreads() {
@@ -248,10 +409,8 @@ function chromiumThreads() {
   return threads;
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 await check('Cancel stops a long solve and the page stays usable', async () => {
-  const page = await open(LONG);
+  const page = await openPage(LONG);
   await waitState(page, ['solving'], 10_000);
   // The page keeps working while the worker solves: the elapsed time moves on.
   await page.waitForFunction(() => /Solving… [1-9]/.test(document.getElementById('status').textContent), { timeout: 10_000 });
@@ -304,7 +463,7 @@ await check('Cancel stops a long solve and the page stays usable', async () => {
   await enter119(page);
   await page.click('#solve');
   const state = await waitState(page, ['done', 'error']);
-  assert(state === 'done', `state ${state}: ${await text(page, '#error')}`);
+  assert(state === 'done', `state ${state}: ${await alerts(page)}`);
   assertEqual(await text(page, '#chance'), '119/120', '#chance after cancel');
   assertEqual(page.workers().length, 1, 'workers after the next solve');
   assertEqual(page.problems, [], 'console');
@@ -314,9 +473,9 @@ await check('Cancel stops a long solve and the page stays usable', async () => {
 if (args.figures) {
   const nativeLong = JSON.parse(readFileSync(args.figures, 'utf8'));
   await check('figures: the empty field with I held and JLOSTZ, to the end', async () => {
-    const page = await open(LONG);
+    const page = await openPage(LONG);
     const state = await waitState(page, ['done', 'error'], 600_000);
-    assert(state === 'done', `state ${state}: ${await text(page, '#error')}`);
+    assert(state === 'done', `state ${state}: ${await alerts(page)}`);
     assertEqual(await text(page, '#chance'), `${nativeLong.probability[0]}/${nativeLong.probability[1]}`, '#chance');
     sameRanking(await tableMoves(page), nativeMoves(nativeLong));
     figures.solve_long_ms = Number(await page.$eval('#status', (n) => n.dataset.ms));
@@ -327,9 +486,8 @@ if (args.figures) {
   });
 }
 
-await browser.close();
-rmSync(profile, { recursive: true, force: true });
+await browser.done();
 writeFileSync(join(out, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
 console.log(`figures: ${JSON.stringify(figures)}`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+console.log(`${results.passed} passed, ${results.failed} failed`);
+process.exit(results.failed ? 1 : 0);

@@ -1,0 +1,742 @@
+// Play mode: a game of the 10-PC challenge with exact guidance.
+//
+// The game's state is the module's (web/src/play.rs): a move sends the game and where the
+// piece locked, and gets the next game back (hold, reveal, line clears, PCs are the
+// engine's). This file moves the falling piece with the module's cells and kicks (tried
+// in the engine's order), reads the keyboard, asks the worker for the exact ranking of
+// every position the game reaches, and shows it only for the position it answers.
+import {
+  $, el, pieceIcon, buildBoard, paintBoard, keysView, formatPercent, formatSeconds, fraction, minus,
+  compare, fractionText, fractionPercent, sameCells, COLS,
+} from './ui.js';
+import { actionOf, saveSettings } from './settings.js';
+
+const ROWS_SHOWN = 22; // the 20 rows of the field and the two pieces spawn in
+const ORIENTATIONS = ['spawn', 'right', 'reverse', 'left'];
+const LOCK_DELAY = 500; // ms a piece rests before it locks, with gravity on
+const LOCK_RESETS = 15;
+
+export class Play {
+  /**
+   * `pc`: the page's module instance (quick requests); `solver`: the SolverClient;
+   * `settings`: the saved settings (changed in place); `hooks.onLink(query)`: the link of
+   * the game; `hooks.onAnalyse(form)`: open a position in analysis mode.
+   */
+  constructor(pc, solver, settings, hooks) {
+    this.pc = pc;
+    this.solver = solver;
+    this.settings = settings;
+    this.hooks = hooks;
+    this.tables = null;
+    this.tablesKicks = null;
+    this.game = null;
+    this.gameId = 0;
+    this.active = null; // {piece, o, x, y}
+    this.holdPressed = false; // the falling piece came out of the (filled) hold slot
+    this.history = []; // undo: {game, log}
+    this.log = []; // {kind: 'move'|'hold', key, turn, piece, move}
+    this.answers = new Map(); // position key -> {answer, ms, engine}
+    this.appeared = new Map(); // position key -> performance.now() when first on screen
+    this.timings = []; // {turn, key, ms, engine}: a piece appearing to its answer
+    this.over = null;
+    this.start = null; // {settings, form}: how this game began (for Replay)
+    this.held = new Map(); // action -> {since, next}
+    this.dir = null; // the direction held last
+    this.lock = null; // {since, resets}: resting with gravity on
+    this.gravityNext = 0;
+    this.frame = 0;
+    this.tick = this.tick.bind(this);
+    this.clock = 0;
+    this.chanceEl = $('play-chance'); // #chance while Play mode shows (app.js swaps the ids)
+    buildBoard($('play-board'), ROWS_SHOWN);
+    this.setupControls();
+  }
+
+  // --- games ----------------------------------------------------------------------------
+
+  /** A new game with these settings ({seed, preview, kicks, drop, two_line, clear_line}), from `form` when given. */
+  newGame(settings, form = null) {
+    const answer = this.pc.call({ op: 'play_new', settings, form });
+    if (!answer.ok) {
+      this.showError(answer.error);
+      return false;
+    }
+    this.clearError();
+    this.start = { settings, form };
+    this.gameId += 1;
+    this.history = [];
+    this.log = [];
+    this.timings = [];
+    this.over = null;
+    this.solver.clearPending();
+    this.loadTables(answer.game.settings.kicks);
+    this.solver.useRules(answer.game.settings.kicks, answer.game.settings.drop);
+    this.hooks.onLink(this.link(answer.game));
+    this.setGame(answer.game);
+    $('review-panel').hidden = true;
+    return true;
+  }
+
+  /** The link that starts this game again. */
+  link(game) {
+    const s = game.settings;
+    const parts = ['play=1', `seed=${s.seed}`, `preview=${s.preview}`, `kicks=${encodeURIComponent(s.kicks)}`];
+    if (s.drop !== 'softdrop') parts.push(`drop=${s.drop}`);
+    if (s.clear_line !== 4) parts.push(`clear=${s.clear_line}`);
+    if (s.two_line) parts.push('two=1');
+    const f = this.start.form;
+    if (f) {
+      parts.push(`field=${encodeURIComponent(f.field).replaceAll('%2F', '/')}`);
+      if (f.hold) parts.push(`hold=${f.hold}`);
+      parts.push(`queue=${f.queue}`);
+      if (f.bag) parts.push(`bag=${f.bag}`);
+    }
+    return parts.join('&');
+  }
+
+  loadTables(kicks) {
+    if (this.tablesKicks === kicks) return;
+    const answer = this.pc.call({ op: 'tables', kicks });
+    if (!answer.ok) throw new Error(answer.error);
+    this.tables = answer;
+    this.tablesKicks = kicks;
+  }
+
+  get key() {
+    return this.game ? JSON.stringify(this.game.form) : '';
+  }
+
+  setGame(game, { restored = false } = {}) {
+    this.game = game;
+    this.holdPressed = false;
+    this.lock = null;
+    const key = this.key;
+    if (!this.appeared.has(key)) this.appeared.set(key, performance.now());
+    if (game.over) this.over = game.over;
+    if (!this.over) {
+      this.spawn(this.pieceNow());
+      this.ask(key, 2);
+    } else {
+      this.active = null;
+    }
+    this.gravityNext = performance.now() + this.settings.gravityMs;
+    $('play-panel').dataset.turn = game.turn;
+    $('play-panel').dataset.form = JSON.stringify(game.form);
+    $('play-panel').dataset.pcs = game.pcs;
+    const last = game.placements[game.placements.length - 1];
+    $('play-panel').dataset.lastCells = last ? JSON.stringify(last.cells) : '';
+    $('play-panel').dataset.gameId = this.gameId;
+    if (restored) $('play-panel').dataset.restored = String(Number($('play-panel').dataset.restored ?? 0) + 1);
+    this.render();
+    if (this.over) this.showReview();
+  }
+
+  pieceNow() {
+    return this.game.form.queue[0];
+  }
+
+  /** Asks the worker for a position's ranking (once per position). */
+  ask(key, priority) {
+    if (this.answers.has(key)) return;
+    if (priority === 2) this.solver.demote();
+    const form = JSON.parse(key);
+    const gameId = this.gameId;
+    const turn = this.game.turn;
+    this.solver.solve(form, { key: `play ${key}`, priority, op: 'play_solve' }).then(({ answer, ms }) => {
+      if (!answer.ok) {
+        if (key === this.key) this.showError(answer.error);
+        return;
+      }
+      const first = !this.answers.has(key);
+      this.answers.set(key, { answer, ms, engine: answer.engine });
+      if (first && this.appeared.has(key)) {
+        this.timings.push({ turn, key, ms: performance.now() - this.appeared.get(key), solveMs: ms, engine: answer.engine, gameId });
+        $('play-panel').dataset.timings = JSON.stringify(this.timings.map((t) => [t.turn, Math.round(t.ms), t.engine]));
+      }
+      if (key === this.key && answer.chance && answer.chance.numer === 0 && !this.over) {
+        this.over = { kind: 'lost', message: 'No perfect clear can be made from here any more.' };
+        this.active = null;
+      }
+      this.render();
+      if (this.over) this.showReview();
+    }).catch((err) => {
+      if (err.cancelled) return;
+      if (key === this.key) this.showError(err.message);
+    });
+  }
+
+  // --- the falling piece ------------------------------------------------------------------
+
+  spawn(piece) {
+    const [x, y] = this.tables.spawn;
+    this.active = { piece, o: 0, x, y };
+    if (!this.fits(this.active)) {
+      this.active = null;
+      this.over = { kind: 'lost', message: `${piece} has no room to spawn.` };
+    }
+  }
+
+  cells(state) {
+    const p = this.tables.pieces.indexOf(state.piece);
+    return this.tables.cells[p][state.o].map(([dx, dy]) => [state.x + dx, state.y + dy]);
+  }
+
+  filled(x, y) {
+    const rows = this.fieldRows();
+    const row = rows[rows.length - 1 - y];
+    return row !== undefined && row[x] !== '.';
+  }
+
+  /** The field's rows, top first, as the game holds them (`#`/`.`). */
+  fieldRows() {
+    if (this.rowsFor !== this.game.form.field) {
+      this.rowsFor = this.game.form.field;
+      this.rowsCache = this.game.form.field.split('/');
+    }
+    return this.rowsCache;
+  }
+
+  fits(state) {
+    return this.cells(state).every(([x, y]) => x >= 0 && x < COLS && y >= 0 && y < 40 && !this.filled(x, y));
+  }
+
+  /** Moves by (dx, dy); false when it does not fit. */
+  shift(dx, dy) {
+    if (!this.active) return false;
+    const next = { ...this.active, x: this.active.x + dx, y: this.active.y + dy };
+    if (!this.fits(next)) return false;
+    this.active = next;
+    this.moved();
+    return true;
+  }
+
+  /** Turns (0 cw, 1 ccw, 2 180°), trying the kicks in the engine's order. */
+  rotate(turn) {
+    if (!this.active) return false;
+    const p = this.tables.pieces.indexOf(this.active.piece);
+    const kicks = this.tables.kicks[p][this.active.o][turn];
+    const to = (this.active.o + [1, 3, 2][turn]) % 4;
+    for (const [kx, ky] of kicks) {
+      const next = { ...this.active, o: to, x: this.active.x + kx, y: this.active.y + ky };
+      if (this.fits(next)) {
+        this.active = next;
+        this.moved();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  dropRow(state = this.active) {
+    let s = state;
+    for (;;) {
+      const next = { ...s, y: s.y - 1 };
+      if (!this.fits(next)) return s;
+      s = next;
+    }
+  }
+
+  resting() {
+    return !!this.active && !this.fits({ ...this.active, y: this.active.y - 1 });
+  }
+
+  moved() {
+    if (this.lock && this.lock.resets < LOCK_RESETS) {
+      this.lock.since = performance.now();
+      this.lock.resets += 1;
+    }
+    this.renderSoon();
+  }
+
+  hardDrop() {
+    if (!this.active) return;
+    this.active = this.dropRow();
+    this.place();
+  }
+
+  /** Locks the falling piece where it is: the module plays the move. */
+  place() {
+    const a = this.active;
+    const before = this.game;
+    const key = this.key;
+    const answer = this.pc.call({
+      op: 'play_move', game: before, hold: this.holdPressed, orientation: ORIENTATIONS[a.o], x: a.x, y: a.y,
+    });
+    if (!answer.ok) {
+      this.showError(answer.error);
+      return;
+    }
+    this.clearError();
+    this.history.push({ game: before, log: this.log.length, over: this.over });
+    this.log.push({
+      kind: 'move', key, turn: before.turn, piece: a.piece,
+      move: { hold: this.holdPressed, cells: this.cells(a), orientation: ORIENTATIONS[a.o], x: a.x, y: a.y },
+    });
+    this.setGame(answer.game);
+  }
+
+  hold() {
+    if (!this.active || this.holdPressed || this.game.form.hold_used) return;
+    const form = this.game.form;
+    if (!form.hold) {
+      // Into the empty slot: the next piece comes out and one more is revealed.
+      const before = this.game;
+      const key = this.key;
+      const answer = this.pc.call({ op: 'play_hold', game: before });
+      if (!answer.ok) {
+        this.showError(answer.error);
+        return;
+      }
+      this.history.push({ game: before, log: this.log.length, over: this.over });
+      this.log.push({ kind: 'hold', key, turn: before.turn, piece: form.queue[0] });
+      this.setGame(answer.game);
+      return;
+    }
+    this.holdPressed = true;
+    this.lock = null;
+    this.spawn(form.hold);
+    this.render();
+  }
+
+  undo() {
+    const last = this.history.pop();
+    if (!last) return;
+    this.log.length = last.log;
+    this.over = last.over;
+    $('review-panel').hidden = true;
+    this.setGame(last.game, { restored: true });
+  }
+
+  // --- keyboard -------------------------------------------------------------------------
+
+  keydown(e) {
+    const action = actionOf(this.settings, e.code);
+    if (!action) return false;
+    e.preventDefault();
+    if (e.repeat) return true;
+    const now = performance.now();
+    switch (action) {
+      case 'left':
+      case 'right':
+        this.held.set(action, { since: now, next: now + this.settings.das });
+        this.dir = action;
+        this.shift(action === 'left' ? -1 : 1, 0);
+        break;
+      case 'softDrop':
+        if (this.game?.settings.drop === 'harddrop') break;
+        this.held.set(action, { since: now, next: now + this.settings.sdf });
+        if (this.settings.sdf === 0) {
+          if (this.active) {
+            this.active = this.dropRow();
+            this.moved();
+          }
+        } else this.shift(0, -1);
+        break;
+      case 'hardDrop': this.hardDrop(); break;
+      case 'cw': this.rotate(0); break;
+      case 'ccw': this.rotate(1); break;
+      case 'r180': this.rotate(2); break;
+      case 'hold': this.hold(); break;
+      case 'undo': this.undo(); break;
+      case 'hint': this.toggleHint(); break;
+      case 'restart': this.restart(); break;
+      default: break;
+    }
+    this.render();
+    this.loop();
+    return true;
+  }
+
+  keyup(e) {
+    const action = actionOf(this.settings, e.code);
+    if (!action) return false;
+    this.held.delete(action);
+    if (this.dir === action) this.dir = this.held.has('left') ? 'left' : this.held.has('right') ? 'right' : null;
+    return true;
+  }
+
+  /** Lets go of every key (the page lost the focus). */
+  release() {
+    this.held.clear();
+    this.dir = null;
+  }
+
+  loop() {
+    if (!this.frame) this.frame = requestAnimationFrame(this.tick);
+  }
+
+  tick() {
+    this.frame = 0;
+    const now = performance.now();
+    let busy = false;
+    if (this.active && this.dir && this.held.has(this.dir)) {
+      busy = true;
+      const h = this.held.get(this.dir);
+      const dx = this.dir === 'left' ? -1 : 1;
+      if (now >= h.next) {
+        if (this.settings.arr === 0) {
+          while (this.shift(dx, 0));
+          h.next = Infinity;
+        } else {
+          while (now >= h.next) {
+            if (!this.shift(dx, 0)) {
+              h.next = Infinity;
+              break;
+            }
+            h.next += this.settings.arr;
+          }
+        }
+      }
+    }
+    const soft = this.held.get('softDrop');
+    if (this.active && soft && this.settings.sdf > 0) {
+      busy = true;
+      while (now >= soft.next) {
+        if (!this.shift(0, -1)) break;
+        soft.next += this.settings.sdf;
+      }
+      if (now >= soft.next) soft.next = now + this.settings.sdf;
+    }
+    if (this.active && this.settings.gravity && this.game.settings.drop !== 'harddrop') {
+      busy = true;
+      if (this.resting()) {
+        this.lock ??= { since: now, resets: 0 };
+        if (now - this.lock.since >= LOCK_DELAY) {
+          this.place();
+          this.render();
+          this.loop();
+          return;
+        }
+      } else {
+        this.lock = null;
+        if (now >= this.gravityNext) {
+          this.shift(0, -1);
+          this.gravityNext = now + this.settings.gravityMs;
+        }
+      }
+    }
+    if (busy) {
+      this.render();
+      this.frame = requestAnimationFrame(this.tick);
+    }
+  }
+
+  restart() {
+    const s = this.start ?? { settings: null };
+    if (!s.settings) return;
+    this.newGame({ ...s.settings, seed: (s.settings.seed + 1) >>> 0 }, null);
+  }
+
+  toggleHint() {
+    this.settings.hint = !this.settings.hint;
+    saveSettings(this.settings);
+    $('hint-toggle').setAttribute('aria-pressed', String(this.settings.hint));
+    this.render();
+  }
+
+  // --- guidance ---------------------------------------------------------------------------
+
+  /** The move the hint shows for the falling piece: {hold: 'first'} or a ranked move, or null. */
+  hintMove() {
+    const got = this.answers.get(this.key);
+    if (!got || !this.active) return null;
+    const a = got.answer;
+    const form = this.game.form;
+    if (a.partial) return { first: true, chance: a.hold_first };
+    if (!form.hold && !form.hold_used && a.hold_first) {
+      const best = a.moves[0];
+      if (!best || compare(fraction(a.hold_first.fraction), fraction(best.chance.fraction)) > 0) return { first: true, chance: a.hold_first };
+    }
+    return a.moves.find((m) => !this.holdPressed || m.hold) ?? null;
+  }
+
+  /** Chance before, after, lost and the best choice of a log entry, once its position is answered. */
+  judge(entry) {
+    const got = this.answers.get(entry.key);
+    if (!got) return null;
+    const a = got.answer;
+    if (a.partial) {
+      // Only holding first was computed (the hold slot was empty): no exact chance before.
+      const after = entry.kind === 'hold' ? fraction(a.hold_first.fraction) : null;
+      return {
+        before: null, after, lost: null, partial: true, best: 'hold first (placing now was not computed)', bestKeys: 'hold',
+      };
+    }
+    const before = fraction(a.chance.fraction);
+    let after;
+    if (entry.kind === 'hold') {
+      after = fraction(a.hold_first ? a.hold_first.fraction : '0/1');
+    } else {
+      const m = a.moves.find((r) => r.hold === entry.move.hold && sameCells(r.cells, entry.move.cells));
+      after = fraction(m ? m.chance.fraction : '0/1');
+    }
+    const best = a.moves[0];
+    const holdFirst = a.hold_first && (!best || compare(fraction(a.hold_first.fraction), fraction(best.chance.fraction)) > 0);
+    return {
+      before, after, lost: minus(before, after),
+      best: holdFirst ? 'hold first' : best ? describe(best) : 'no move',
+      bestKeys: holdFirst ? 'hold' : best?.keys ?? '',
+      bestCells: holdFirst ? null : best?.cells,
+    };
+  }
+
+  // --- drawing ----------------------------------------------------------------------------
+
+  renderSoon() {
+    if (!this.renderQueued) {
+      this.renderQueued = true;
+      queueMicrotask(() => {
+        this.renderQueued = false;
+        this.render();
+      });
+    }
+  }
+
+  render() {
+    if (!this.game) return;
+    const form = this.game.form;
+    const board = $('play-board');
+    const rows = this.fieldRows();
+    const active = this.active;
+    const activeCells = active ? this.cells(active) : [];
+    const overlays = [];
+    const hint = this.settings.hint ? this.hintMove() : null;
+    if (hint && !hint.first) overlays.push({ cells: hint.cells, piece: hint.piece, kind: 'hint' });
+    if (active && this.settings.ghost) overlays.push({ cells: this.cells(this.dropRow()), piece: active.piece, kind: 'shadow' });
+    paintBoard(board, ROWS_SHOWN, (x, y) => {
+      if (activeCells.some(([ax, ay]) => ax === x && ay === y)) return active.piece;
+      const row = rows[rows.length - 1 - y];
+      if (row === undefined) return '';
+      const ch = row[x];
+      return ch === '.' || ch === undefined ? '' : 'X';
+    }, overlays, form.clear_line);
+    board.dataset.piece = active ? `${active.piece} ${ORIENTATIONS[active.o]} ${active.x} ${active.y}` : '';
+    board.dataset.resting = this.resting() ? '1' : '0';
+
+    // hold and preview
+    const holdPiece = this.holdPressed ? form.queue[0] : form.hold;
+    $('play-hold').replaceChildren(...(holdPiece ? [pieceIcon(holdPiece, 14)] : []));
+    $('play-hold').classList.toggle('used', this.holdPressed || form.hold_used);
+    $('play-hold').dataset.piece = holdPiece ?? '';
+    $('play-next').replaceChildren(...[...form.queue.slice(1)].map((p) => el('div', { class: 'box mini', dataset: { piece: p } }, pieceIcon(p, 10))));
+    $('play-next').dataset.queue = form.queue.slice(1);
+    $('play-bag').textContent = form.bag ? `${form.bag.length} of this bag to come after the preview` : 'a fresh bag follows the preview';
+    $('play-bag').dataset.bag = form.bag;
+    $('pc-count').textContent = String(this.game.pcs);
+    $('play-panel').dataset.over = this.over ? this.over.kind : '';
+    $('play-seed').textContent = String(this.game.settings.seed);
+    $('play-undo').disabled = this.history.length === 0;
+
+    // the chance now
+    const got = this.answers.get(this.key);
+    const chance = this.chanceEl;
+    if (got && got.answer.partial) {
+      // The hold slot is empty: only holding first was computed.
+      chance.textContent = '';
+      chance.dataset.turn = String(this.game.turn);
+      chance.className = '';
+      $('play-percent').textContent = '';
+      $('play-status').textContent = `Hold first: ${got.answer.hold_first.fraction} = ${formatPercent(got.answer.hold_first.percent)} (exact, in ${formatSeconds(got.ms)}${got.engine === 'graph' ? ' from the PC graph' : ''}). With the hold slot empty, the chance of placing now is not computed: it takes the solver minutes.`;
+      $('play-status').classList.remove('busy');
+    } else if (got) {
+      chance.textContent = got.answer.chance.fraction;
+      chance.dataset.turn = String(this.game.turn);
+      chance.className = got.answer.chance.numer === 0 ? 'zero' : got.answer.chance.numer === got.answer.chance.denom ? 'one' : '';
+      $('play-percent').textContent = formatPercent(got.answer.chance.percent);
+      $('play-status').textContent = `answered in ${formatSeconds(got.ms)}${got.engine === 'graph' ? ' from the PC graph' : ''}`;
+      $('play-status').classList.remove('busy');
+    } else if (this.over) {
+      chance.textContent = '';
+      $('play-percent').textContent = '';
+      $('play-status').textContent = '';
+    } else {
+      chance.textContent = '';
+      delete chance.dataset.turn;
+      $('play-percent').textContent = '';
+      const since = performance.now() - (this.appeared.get(this.key) ?? performance.now());
+      const graph = this.solver.graph;
+      const note = graph.state === 'ready' ? '' : form.field.replaceAll('.', '').replaceAll('/', '') === '' && graph.state === 'loading'
+        ? ' — the PC graph is still loading, so the first decision of this PC takes seconds'
+        : '';
+      $('play-status').textContent = `computing… ${(since / 1000).toFixed(1)} s${note}`;
+      $('play-status').classList.add('busy');
+      this.clockOn();
+    }
+
+    // the hint: #hint-keys holds the keys as text, in the notation of the recommend
+    // example (data-hold: "true" when the move starts with hold, "first" when the hint is
+    // to press hold into the empty slot and decide once the next piece shows)
+    const keys = $('hint-keys');
+    let text = '';
+    let holdMark = '';
+    if (hint && this.settings.hint) {
+      if (hint.first) {
+        text = 'hold';
+        holdMark = 'first';
+        $('hint-text').textContent = `Press hold first, then place once the next piece shows: ${hint.chance.fraction}`;
+      } else {
+        text = hint.keys ?? '';
+        holdMark = String(hint.hold && !this.holdPressed);
+        $('hint-text').textContent = `${hint.hold && !this.holdPressed ? 'Hold, then ' : ''}${describe(hint)}: ${hint.chance.fraction}`;
+      }
+    } else {
+      $('hint-text').textContent = this.settings.hint ? (this.over ? '' : 'The hint shows once the chance is known.') : 'Hint off (H).';
+    }
+    if (keys.textContent !== text) keys.textContent = text;
+    keys.dataset.hold = holdMark;
+    if ($('hint-caps').dataset.keys !== `${holdMark} ${text}`) {
+      const caps = text ? keysView(holdMark === 'true' ? `hold ${text}` : text) : el('span');
+      caps.dataset.keys = `${holdMark} ${text}`;
+      caps.id = 'hint-caps';
+      $('hint-caps').replaceWith(caps);
+    }
+
+    this.renderLog();
+  }
+
+  /** Keeps the elapsed time moving while the answer is computed. */
+  clockOn() {
+    if (this.clock) return;
+    this.clock = setInterval(() => {
+      if (this.answers.has(this.key) || this.over || document.body.dataset.mode !== 'play') {
+        clearInterval(this.clock);
+        this.clock = 0;
+      }
+      this.render();
+    }, 100);
+  }
+
+  renderLog() {
+    const list = $('move-log');
+    const entries = this.log.map((entry, i) => ({ entry, i, judged: this.judge(entry) }));
+    const last = entries[entries.length - 1];
+    const lastBox = $('last-move');
+    if (!last) {
+      lastBox.hidden = true;
+    } else {
+      lastBox.hidden = false;
+      const j = last.judged;
+      $('last-what').textContent = last.entry.kind === 'hold' ? `Hold (${last.entry.piece} into the empty slot)` : `${last.entry.piece} ${last.entry.move.orientation}${last.entry.move.hold ? ' with hold' : ''}`;
+      $('last-before').textContent = j ? fractionText(j.before) : '…';
+      $('last-after').textContent = j ? fractionText(j.after) : '…';
+      const lost = $('chance-lost');
+      if (j) {
+        lost.textContent = j.lost ? fractionText(j.lost) : '?';
+        if (j.lost) lost.dataset.fraction = fractionText(j.lost);
+        else delete lost.dataset.fraction;
+        lastBox.classList.toggle('lost', lossy(j));
+        $('last-verdict').textContent = lossy(j)
+          ? `lost ${formatPercent(fractionPercent(j.lost))}; the best was ${j.best}${j.bestKeys ? ` (${j.bestKeys})` : ''}`
+          : j.partial ? 'with the hold slot empty only holding first is computed' : 'the best move';
+      } else {
+        lost.textContent = '…';
+        delete lost.dataset.fraction;
+        lastBox.classList.remove('lost');
+        $('last-verdict').textContent = 'computing…';
+      }
+    }
+    list.replaceChildren(...entries.slice(-12).reverse().map(({ entry, i, judged }) => el('li', {
+      class: judged && lossy(judged) ? 'lost' : '',
+      dataset: { index: i },
+    },
+    el('span', { class: 'n' }, `${i + 1}.`),
+    entry.kind === 'hold' ? 'hold ' : pieceIcon(entry.piece, 8),
+    el('span', { class: 'what' }, entry.kind === 'hold' ? `${entry.piece} held` : ` ${entry.move.orientation}`),
+    el('span', { class: 'num' }, judged ? `${fractionText(judged.before)} → ${fractionText(judged.after)}` : '…'),
+    judged && lossy(judged) ? el('span', { class: 'loss' }, `−${formatPercent(fractionPercent(judged.lost))}`) : '')));
+  }
+
+  showReview() {
+    const panel = $('review-panel');
+    panel.hidden = false;
+    $('review-title-text').textContent = this.over?.kind === 'done' ? 'Done: 10 PCs in a row' : 'Game over';
+    $('review-message').textContent = `${this.over?.message ?? ''} PCs made: ${this.game.pcs}.`;
+    const rows = this.log.map((entry, i) => ({ entry, i, j: this.judge(entry) }));
+    const sorted = [...rows].sort((a, b) => {
+      if (!a.j || !b.j) return (a.j ? -1 : 1) - (b.j ? -1 : 1) || a.i - b.i;
+      if (!a.j.lost || !b.j.lost) return (a.j.lost ? -1 : 1) - (b.j.lost ? -1 : 1) || a.i - b.i;
+      return compare(b.j.lost, a.j.lost) || a.i - b.i;
+    });
+    const tbody = $('review-table').querySelector('tbody');
+    tbody.replaceChildren(...sorted.map(({ entry, i, j }) => el('tr', { dataset: { index: i, lost: j?.lost ? fractionText(j.lost) : '' } },
+      el('td', { class: 'rank' }, String(i + 1)),
+      el('td', {}, entry.kind === 'hold' ? `hold ${entry.piece}` : `${entry.piece} ${entry.move.orientation}${entry.move.hold ? ' (hold)' : ''}`),
+      el('td', { class: 'num' }, j ? fractionText(j.before) : '…'),
+      el('td', { class: 'num' }, j ? fractionText(j.after) : '…'),
+      el('td', { class: 'num lost-cell' }, j ? (lossy(j) ? `${fractionText(j.lost)} (${formatPercent(fractionPercent(j.lost))})` : j.lost ? '0' : '?') : '…'),
+      el('td', {}, j ? (lossy(j) ? j.best : '—') : ''),
+      el('td', {}, j && lossy(j) ? keysView(j.bestKeys) : ''))));
+    // The game as a fumen, one page per placement, each with its chances.
+    const moves = rows.filter((r) => r.entry.kind === 'move');
+    const comments = moves.map(({ entry, i, j }) => `${i + 1}. ${entry.piece}: ${j ? `${fractionText(j.before)} -> ${fractionText(j.after)}${lossy(j) ? ` (lost ${fractionText(j.lost)})` : ''}` : '?'}`);
+    const fumen = this.pc.call({
+      op: 'game_fumen',
+      field: this.game.start_field,
+      placements: this.game.placements.map((p) => ({ piece: p.piece, orientation: p.orientation, x: p.x, y: p.y })),
+      comments,
+    });
+    if (fumen.ok) {
+      $('review-fumen').value = fumen.fumen;
+      $('review-link').href = fumen.url;
+      $('review-link').hidden = false;
+    } else {
+      $('review-fumen').value = '';
+      $('review-link').hidden = true;
+    }
+    // Answers still coming for the review: ask for them (after the position on screen).
+    for (const { entry } of rows) this.ask(entry.key, 1);
+  }
+
+  // --- messages and controls ----------------------------------------------------------------
+
+  showError(message) {
+    $('play-error').hidden = false;
+    $('play-error').textContent = message;
+  }
+
+  clearError() {
+    $('play-error').hidden = true;
+    $('play-error').textContent = '';
+  }
+
+  setupControls() {
+    $('play-undo').addEventListener('click', () => this.undo());
+    $('hint-toggle').addEventListener('click', () => this.toggleHint());
+    $('hint-toggle').setAttribute('aria-pressed', String(this.settings.hint));
+    $('play-analyse').addEventListener('click', () => this.hooks.onAnalyse({ ...this.game.form, hold_used: false }));
+    $('review-again').addEventListener('click', () => this.start && this.newGame(this.start.settings, this.start.form));
+    $('review-fumen').addEventListener('focus', (e) => e.target.select());
+    // Buttons for touch screens, the same actions as the keys.
+    const pad = {
+      'pad-left': () => this.shift(-1, 0),
+      'pad-right': () => this.shift(1, 0),
+      'pad-ccw': () => this.rotate(1),
+      'pad-cw': () => this.rotate(0),
+      'pad-180': () => this.rotate(2),
+      'pad-soft': () => { if (this.active && this.game.settings.drop !== 'harddrop') { this.active = this.dropRow(); this.moved(); } },
+      'pad-hard': () => this.hardDrop(),
+      'pad-hold': () => this.hold(),
+    };
+    for (const [id, action] of Object.entries(pad)) {
+      $(id).addEventListener('click', (e) => {
+        e.preventDefault();
+        action();
+        this.render();
+      });
+    }
+  }
+
+  /** What the page measured: a piece appearing to its answer. */
+  figures() {
+    return this.timings.map((t) => ({ turn: t.turn, ms: t.ms, solveMs: t.solveMs, engine: t.engine }));
+  }
+}
+
+/** Whether a judged entry lost chance. */
+function lossy(j) {
+  return !!(j && j.lost && j.lost.n > 0n);
+}
+
+function describe(m) {
+  return `${m.piece} ${m.orientation}`;
+}

@@ -1,0 +1,222 @@
+// The solver's worker as the page uses it: one solve at a time, the most urgent first (the
+// position on screen before the ones Play mode's review still wants), the PC field graph
+// of the rules in use, and a fresh worker when a solve is cancelled.
+//
+// Events ('graph'): detail {state, stage, loaded, total, info, error, ms, fromCache}, state
+// one of 'none' (the site has no graph for these rules), 'off' (the player turned it off),
+// 'loading', 'ready', 'failed'.
+
+/** How long solves wait for a graph that downloads (see SolverClient.waitsForGraph). */
+const GRAPH_GRACE = 8000;
+
+export class SolverClient extends EventTarget {
+  constructor(module, base) {
+    super();
+    this.module = module;
+    this.base = base; // the site's address, for graphs/
+    this.worker = null;
+    this.running = null; // the job in the worker
+    this.pending = []; // jobs waiting
+    this.seq = 0;
+    this.index = null; // graphs/index.json
+    this.graphWanted = null; // {kicks, drop}
+    this.graphOff = false;
+    this.graph = { state: 'none' };
+    this.graphJob = 0;
+    this.indexReady = false;
+    this.start();
+    this.graphIndex().then(() => {
+      this.indexReady = true;
+      this.next();
+    });
+  }
+
+  start() {
+    this.worker = new Worker(new URL('worker.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = ({ data }) => this.receive(data);
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.fail(`the solver failed: ${e.message || 'worker error'}`);
+      this.restart();
+    };
+    this.worker.postMessage({ type: 'init', module: this.module });
+    if (this.graph.state === 'loading' || this.graph.state === 'ready') this.loadGraph(true);
+  }
+
+  restart() {
+    if (this.worker) this.worker.terminate();
+    this.running = null;
+    this.start();
+    this.next();
+  }
+
+  receive(data) {
+    if (data.type === 'failed') this.fail(`the solver could not start: ${data.error}`);
+    else if (data.type === 'answer') {
+      const job = this.running;
+      if (!job || job.id !== data.id) return;
+      this.running = null;
+      if (data.broken) this.restart();
+      job.resolve({ answer: data.answer, ms: data.ms, memory: data.memory, waitedMs: job.startedAt - job.addedAt });
+      this.next();
+    } else if (data.type === 'graph-progress') {
+      if (data.id !== this.graphJob) return;
+      this.setGraph({ ...this.graph, state: 'loading', stage: data.stage, loaded: data.loaded, total: data.total });
+    } else if (data.type === 'graph') {
+      if (data.id !== this.graphJob) return;
+      if (data.ok) {
+        this.setGraph({
+          state: 'ready', info: data.info, ms: data.ms, fromCache: data.fromCache, downloadMs: data.downloadMs,
+          decodeMs: data.decodeMs, memory: data.memory, attempts: data.attempts, entry: this.graph.entry,
+        });
+      } else {
+        this.setGraph({ state: 'failed', error: data.error, ms: data.ms, entry: this.graph.entry });
+      }
+    }
+  }
+
+  fail(message) {
+    const job = this.running;
+    this.running = null;
+    if (job) job.reject(new Error(message));
+  }
+
+  /**
+   * Asks for a solve of `form`. Jobs with the same key share one answer. Priority 2 is the
+   * position on screen (the newest first), 1 a position only the review wants (the oldest
+   * first).
+   */
+  solve(form, { key = JSON.stringify(form), priority = 2, op = 'solve' } = {}) {
+    const same = (this.running && this.running.key === key) ? this.running : this.pending.find((j) => j.key === key);
+    if (same) {
+      same.priority = Math.max(same.priority, priority);
+      same.seq = ++this.seq;
+      return same.promise;
+    }
+    const job = { key, form, op, priority, seq: ++this.seq, id: this.seq, addedAt: performance.now() };
+    job.promise = new Promise((resolve, reject) => { job.resolve = resolve; job.reject = reject; });
+    this.pending.push(job);
+    this.next();
+    return job.promise;
+  }
+
+  /** Lowers every waiting job to priority 1 (the position on screen changed). */
+  demote() {
+    for (const job of this.pending) job.priority = Math.min(job.priority, 1);
+    if (this.running) this.running.priority = Math.min(this.running.priority, 1);
+  }
+
+  /** The job running now: {key, startedAt, priority}. */
+  current() {
+    return this.running;
+  }
+
+  /** Stops a job: drops it when waiting, terminates the worker when it runs. */
+  cancel(key) {
+    const i = this.pending.findIndex((j) => j.key === key);
+    if (i >= 0) {
+      const [job] = this.pending.splice(i, 1);
+      job.reject(Object.assign(new Error('cancelled'), { cancelled: true }));
+    }
+    if (this.running && this.running.key === key) {
+      const job = this.running;
+      this.running = null;
+      job.reject(Object.assign(new Error('cancelled'), { cancelled: true }));
+      this.restart();
+    }
+  }
+
+  /** Drops every waiting job (not the running one). */
+  clearPending() {
+    for (const job of this.pending) job.reject(Object.assign(new Error('dropped'), { cancelled: true }));
+    this.pending = [];
+  }
+
+  /**
+   * Solves wait while the graph is read from the browser's cache or checked (seconds: the
+   * graph then answers the first decisions of a PC in well under a second), and for the
+   * first GRAPH_GRACE ms of a download; past that they are answered without it, as the
+   * page says (a solve in the worker holds the download up until it ends).
+   */
+  waitsForGraph() {
+    if (!this.indexReady || this.rulesPending) return true;
+    const g = this.graph;
+    if (g.state !== 'loading') return false;
+    return g.stage !== 'download' || performance.now() - this.graphStarted < GRAPH_GRACE;
+  }
+
+  next() {
+    if (this.running || this.pending.length === 0 || this.waitsForGraph()) return;
+    this.pending.sort((a, b) => b.priority - a.priority || (a.priority >= 2 ? b.seq - a.seq : a.seq - b.seq));
+    const job = this.pending.shift();
+    job.startedAt = performance.now();
+    this.running = job;
+    this.worker.postMessage({ type: 'solve', id: job.id, form: job.form, op: job.op });
+  }
+
+  // --- the graph -------------------------------------------------------------------------
+
+  /** graphs/index.json, once ({graphs: {}} when the site has none). */
+  async graphIndex() {
+    if (!this.index) {
+      this.index = fetch(new URL('graphs/index.json', this.base), { cache: 'no-cache' })
+        .then((r) => (r.ok ? r.json() : { graphs: {} }))
+        .catch(() => ({ graphs: {} }));
+    }
+    return this.index;
+  }
+
+  /** The graph of these rules, when the site has one: loaded in the worker. */
+  async useRules(kicks, drop) {
+    this.graphWanted = { kicks, drop };
+    this.rulesPending = true;
+    const index = await this.graphIndex();
+    if (this.graphWanted.kicks !== kicks || this.graphWanted.drop !== drop) return;
+    this.rulesPending = false;
+    const entry = Object.values(index.graphs ?? {}).find((g) => g.kicks === kicks && g.drop === drop);
+    if (!entry) {
+      this.graphJob++;
+      this.setGraph({ state: 'none', kicks, drop });
+      return;
+    }
+    if (this.graph.entry === entry && ['loading', 'ready'].includes(this.graph.state)) {
+      this.next();
+      return;
+    }
+    this.graph = { state: 'loading', entry };
+    if (this.graphOff) {
+      this.setGraph({ state: 'off', entry });
+      return;
+    }
+    this.loadGraph(false);
+  }
+
+  /** Turns the graph off (nothing downloaded) or on again. */
+  setGraphOff(off) {
+    this.graphOff = off;
+    if (off && this.graph.entry) {
+      this.graphJob++;
+      if (this.graph.state === 'ready' || this.graph.state === 'loading') this.restart();
+      this.setGraph({ state: 'off', entry: this.graph.entry });
+    } else if (!off && this.graph.entry && this.graph.state === 'off') {
+      this.graph.state = 'loading';
+      this.loadGraph(false);
+    }
+  }
+
+  loadGraph(again) {
+    const entry = this.graph.entry;
+    if (!entry) return;
+    const id = ++this.graphJob;
+    this.graphStarted = performance.now();
+    setTimeout(() => this.next(), GRAPH_GRACE + 10);
+    this.setGraph({ state: 'loading', stage: 'cache', loaded: 0, total: entry.bytes, entry, again });
+    this.worker.postMessage({ type: 'graph', id, graph: entry, base: this.base });
+  }
+
+  setGraph(graph) {
+    this.graph = graph;
+    this.dispatchEvent(new CustomEvent('graph', { detail: graph }));
+    this.next();
+  }
+}

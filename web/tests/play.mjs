@@ -1,0 +1,228 @@
+// Play mode in headless Chromium: a scripted player that plays by keyboard events only,
+// following the page's hints, checked against the native `recommend` example at every
+// step; a worse move and its chance lost; undo; settings and a rebound key.
+import { join } from 'node:path';
+import {
+  alerts, assert, assertEqual, check, difference, figures, native, nativeFraction, open, sleep, sortCells, text,
+} from './lib.mjs';
+
+// The keys of the recommend example's notation, as the default bindings press them.
+const KEYS = { L: 'ArrowLeft', R: 'ArrowRight', cw: 'KeyX', ccw: 'KeyZ', 180: 'KeyA', hd: 'Space' };
+
+async function turn(page) {
+  return page.$eval('#play-panel', (n) => n.dataset.turn);
+}
+
+/** Waits until the chance on screen answers the position on screen. */
+async function waitAnswer(page, timeout = 60_000) {
+  const t = await turn(page);
+  await page.waitForFunction((x) => document.getElementById('chance')?.dataset.turn === x, { timeout, polling: 20 }, t);
+}
+
+async function position(page) {
+  return JSON.parse(await page.$eval('#play-panel', (n) => n.dataset.form));
+}
+
+/** The keys of a move, pressed one by one: `sd` holds soft drop until the piece rests. */
+async function press(page, keys) {
+  for (const k of keys.split(' ').filter(Boolean)) {
+    if (k === 'sd') {
+      await page.keyboard.down('ArrowDown');
+      await page.waitForFunction(() => document.getElementById('play-board').dataset.resting === '1', { timeout: 5_000, polling: 10 });
+      await page.keyboard.up('ArrowDown');
+    } else if (k === 'd') {
+      await page.keyboard.press('ArrowDown');
+    } else {
+      assert(KEYS[k], `no key for ${k}`);
+      await page.keyboard.press(KEYS[k]);
+    }
+  }
+}
+
+/** What the page shows: the chance, the hint's keys and hold mark, the hint's cells. */
+async function shown(page) {
+  return page.evaluate(() => ({
+    chance: document.getElementById('chance').textContent,
+    keys: document.getElementById('hint-keys').textContent,
+    hold: document.getElementById('hint-keys').dataset.hold,
+    cells: [...document.querySelectorAll('#play-board .cell.hint')].map((c) => [Number(c.dataset.x), Number(c.dataset.y)]),
+    pcs: Number(document.getElementById('pc-count').textContent),
+    over: document.getElementById('play-panel').dataset.over,
+  }));
+}
+
+/**
+ * One decision of the scripted player: checks the page's chance and best move against
+ * the native example (positions right after a hold into the empty slot have no form the
+ * example takes: counted apart), then plays the hint by keyboard. Returns what it did.
+ */
+async function followHint(page, recommend, log) {
+  await waitAnswer(page);
+  const form = await position(page);
+  const s = await shown(page);
+  if (form.hold_used) {
+    log.skipped += 1;
+  } else {
+    const n = native(recommend, form);
+    assertEqual(s.chance, nativeFraction(n), `chance of ${JSON.stringify(form)}`);
+    const holdFirst = n.hold_first && (n.moves.length === 0
+      || BigInt(n.hold_first[0]) * BigInt(n.moves[0].probability[1]) > BigInt(n.moves[0].probability[0]) * BigInt(n.hold_first[1]));
+    if (holdFirst) {
+      assertEqual(s.hold, 'first', 'the hint is to hold first');
+    } else {
+      assertEqual({ keys: s.keys, hold: s.hold === 'true' }, { keys: n.moves[0].path, hold: n.moves[0].hold }, `hint of ${JSON.stringify(form)}`);
+      assertEqual(sortCells(s.cells), sortCells(n.moves[0].cells), 'hint cells');
+    }
+    log.checked += 1;
+  }
+  log.chances.push(s.chance);
+  if (s.hold === 'first' || s.hold === 'true') await page.keyboard.press('KeyC');
+  if (s.hold === 'first') return { held: true };
+  await press(page, s.keys);
+  const placed = JSON.parse(await page.$eval('#play-panel', (n) => n.dataset.lastCells));
+  assertEqual(sortCells(placed), sortCells(s.cells), 'the keys place the hinted move');
+  const after = await position(page);
+  const pc = after.field.replaceAll('.', '').replaceAll('/', '') === '' && form.field.replaceAll('.', '').replaceAll('/', '') !== '';
+  return { placed: true, pc };
+}
+
+/** The state undo must bring back. */
+async function snapshot(page) {
+  return page.evaluate(() => ({
+    form: document.getElementById('play-panel').dataset.form,
+    chance: document.getElementById('chance').textContent,
+    pcs: document.getElementById('pc-count').textContent,
+    hold: document.getElementById('play-hold').dataset.piece,
+    next: document.getElementById('play-next').dataset.queue,
+    bag: document.getElementById('play-bag').dataset.bag,
+    cells: [...document.querySelectorAll('#play-board .cell.filled')].map((c) => `${c.dataset.x},${c.dataset.y},${c.className}`).join(' '),
+  }));
+}
+
+export async function playChecks({ browser, base, recommend, out }) {
+  await check('Play: a scripted keyboard player follows the hints through two PCs, every chance the native one', async () => {
+    // From a position of the first PC, six previews: the first decision of the second PC
+    // is quick without the full graph (three pieces unknown).
+    const page = await open(browser, base, 'play=1&seed=1&preview=6&field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ');
+    assertEqual(await page.evaluate(() => document.body.dataset.mode), 'play', 'data-mode');
+    const log = { checked: 0, skipped: 0, chances: [] };
+    let made = 0;
+    for (let step = 0; step < 30 && made < 2; step++) {
+      const did = await followHint(page, recommend, log);
+      if (did.pc) made += 1;
+      assertEqual(Number(await text(page, '#pc-count')), made, 'PCs counted');
+    }
+    assert(made >= 2, `${made} PCs in 30 decisions`);
+    assert(log.skipped <= 2, `${log.skipped} positions right after a hold into the empty slot`);
+    figures.play_two_pcs = { decisions: log.checked + log.skipped, chances: log.chances };
+    await page.screenshot({ path: join(out, 'play-two-pcs.png'), fullPage: true });
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  });
+
+  await check('Play from here: a worse move shows the chance lost, undo restores the state, the hints make the PC', async () => {
+    const page = await open(browser, base, 'field=####......&hold=O&queue=TSZLJI&bag=OTSZLJ&kicks=srs');
+    await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), { timeout: 60_000 });
+    await page.click('#play-here');
+    assertEqual(await page.evaluate(() => document.body.dataset.mode), 'play', 'data-mode');
+    await waitAnswer(page);
+    const form = await position(page);
+    assertEqual([form.hold, form.queue, form.bag], ['O', 'TSZLJI', 'JLOSTZ'], 'the position of the form');
+    const n = native(recommend, form);
+    const best = nativeFraction(n);
+    assertEqual(await text(page, '#chance'), best, '#chance');
+    // A worse move that keeps a PC possible, without hold, by its keys.
+    const frac = (m) => `${m.probability[0]}/${m.probability[1]}`;
+    const worse = n.moves.find((m) => !m.hold && frac(m) !== best && m.probability[0] > 0);
+    assert(worse, 'a worse move');
+    const before = await snapshot(page);
+    await press(page, worse.path);
+    await page.waitForFunction(() => document.getElementById('chance-lost').dataset.fraction, { timeout: 10_000 });
+    const lost = await page.$eval('#chance-lost', (n) => n.dataset.fraction);
+    assertEqual(lost, difference(best, frac(worse)), 'chance lost');
+    assertEqual(await text(page, '#last-before'), best, 'chance before');
+    assertEqual(await text(page, '#last-after'), frac(worse), 'chance after');
+    figures.play_worse_move = { best, played: frac(worse), lost };
+    await page.screenshot({ path: join(out, 'play-worse-move.png'), fullPage: true });
+    // Undo: the exact state before, chance included.
+    await page.keyboard.press('Backspace');
+    await waitAnswer(page);
+    assertEqual(await snapshot(page), before, 'the state after undo');
+    // The hints make the PC.
+    const log = { checked: 0, skipped: 0, chances: [] };
+    let made = 0;
+    for (let step = 0; step < 14 && made < 1; step++) {
+      const did = await followHint(page, recommend, log);
+      if (did.pc) made += 1;
+    }
+    assertEqual(Number(await text(page, '#pc-count')), 1, 'one PC');
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  });
+
+  await check('Play: settings survive a reload, and a rebound key works', async () => {
+    // A browser context of its own: the settings stay in it.
+    const context = await browser.createBrowserContext();
+    let page = await context.newPage();
+    page = await open(browser, base, 'play=1&seed=3&field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ', { page });
+    await waitAnswer(page);
+    await page.click('#play-settings');
+    await page.click('#keys-table button[data-action="hardDrop"][data-slot="0"]');
+    await page.keyboard.press('KeyW');
+    assertEqual(await text(page, '#keys-table button[data-action="hardDrop"][data-slot="0"]'), 'W', 'the new key');
+    await page.click('#set-das', { clickCount: 3 });
+    await page.type('#set-das', '120');
+    await page.click('#set-sdf', { clickCount: 3 });
+    await page.type('#set-sdf', '0');
+    await page.click('#settings-done');
+    await page.reload({ waitUntil: 'load' });
+    await page.waitForFunction(() => document.body.dataset.state !== 'loading');
+    await page.click('#play-settings');
+    assertEqual(await text(page, '#keys-table button[data-action="hardDrop"][data-slot="0"]'), 'W', 'the key after a reload');
+    assertEqual(await page.$eval('#set-das', (n) => n.value), '120', 'DAS after a reload');
+    assertEqual(await page.$eval('#set-sdf', (n) => n.value), '0', 'soft drop after a reload');
+    await page.click('#settings-done');
+    await waitAnswer(page);
+    const t = await turn(page);
+    await page.keyboard.press('Space'); // no longer bound
+    assertEqual(await turn(page), t, 'Space after rebinding');
+    // Soft drop 0: straight down at once.
+    await page.keyboard.press('ArrowDown');
+    assertEqual(await page.$eval('#play-board', (n) => n.dataset.resting), '1', 'soft drop 0 drops to the bottom');
+    await page.keyboard.press('KeyW');
+    assertEqual(Number(await turn(page)), Number(t) + 1, 'W hard-drops');
+    assertEqual(page.problems, [], 'console');
+    await context.close();
+  });
+
+  await check('Play: a lost PC ends the game with a review, worst first, and the game as a fumen', async () => {
+    // The grace system field: the T hard-dropped from its spawn lands on the stack, above
+    // the clear line.
+    const page = await open(browser, base, 'play=1&seed=5&field=%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23....&hold=I&queue=TJLOSZ&bag=I');
+    await waitAnswer(page);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Space'); // into the well, flat
+    await waitAnswer(page);
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => !document.getElementById('review-panel').hidden, { timeout: 30_000 });
+    assertEqual(await page.$eval('#play-panel', (n) => n.dataset.over), 'lost', 'over');
+    await page.waitForFunction(() => [...document.querySelectorAll('#review-table tbody tr')].every((r) => r.dataset.lost), { timeout: 30_000 });
+    const rows = await page.$$eval('#review-table tbody tr', (r) => r.map((n) => ({ index: Number(n.dataset.index), lost: n.dataset.lost })));
+    assertEqual(rows.length, 2, 'review rows');
+    // Worst first.
+    const value = (f) => Number(f.split('/')[0]) / Number(f.split('/')[1]);
+    assert(value(rows[0].lost) >= value(rows[1].lost) && value(rows[0].lost) > 0, `review order ${JSON.stringify(rows)}`);
+    const fumen = await page.$eval('#review-fumen', (n) => n.value);
+    assert(fumen.startsWith('v115@'), `fumen ${fumen}`);
+    assert((await page.$eval('#review-link', (n) => n.href)).endsWith(fumen), 'fumen link');
+    await page.screenshot({ path: join(out, 'play-review.png'), fullPage: true });
+    // Undo takes the losing move back.
+    await page.keyboard.press('Backspace');
+    assertEqual(await page.$eval('#play-panel', (n) => n.dataset.over), '', 'not over after undo');
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  });
+}
