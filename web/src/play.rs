@@ -185,6 +185,9 @@ pub struct Game {
     pub turn: u32,
     /// Every placement, in order.
     pub placements: Vec<Played>,
+    /// The field's cells by what filled them, row `y` at index `y` (bottom first): `.`
+    /// empty, `X` the start's own blocks, else the letter of the piece locked there.
+    pub colours: Vec<String>,
     /// Set when the game is over.
     pub over: Option<Over>,
 }
@@ -290,7 +293,15 @@ impl Game {
             .with_bag(deck.bag_after(dealt));
         position.check_bag()?;
         let form = form_of(&position, &rules, settings.two_line);
+        let colours = (0..position.field.height())
+            .map(|y| {
+                (0..10)
+                    .map(|x| if position.field.cell(x, y) { 'X' } else { '.' })
+                    .collect()
+            })
+            .collect();
         Ok(Game {
+            colours,
             start_field: form.field.clone(),
             settings,
             deck,
@@ -373,6 +384,7 @@ impl Game {
         };
         let mut game = self.clone();
         game.turn += 1;
+        game.lock_colours(&placement);
         let (_, top) = placement.rows();
         if top >= position.clear_line {
             // Off the perfect-clear model: the PC is lost. Show the piece where it locked.
@@ -421,6 +433,26 @@ impl Game {
             });
         }
         Ok(game)
+    }
+}
+
+impl Game {
+    /// Locks a placement into [`Game::colours`] and clears the rows it fills, as the field
+    /// clears them.
+    fn lock_colours(&mut self, placement: &Placement) {
+        let mut rows: Vec<Vec<char>> = self.colours.iter().map(|r| r.chars().collect()).collect();
+        let letter = placement.piece().to_char();
+        for (x, y) in placement.cells() {
+            while rows.len() <= y as usize {
+                rows.push(vec!['.'; 10]);
+            }
+            rows[y as usize][x as usize] = letter;
+        }
+        rows.retain(|row| row.contains(&'.'));
+        while rows.last().is_some_and(|row| row.iter().all(|&c| c == '.')) {
+            rows.pop();
+        }
+        self.colours = rows.into_iter().map(|r| r.into_iter().collect()).collect();
     }
 }
 
@@ -615,6 +647,7 @@ mod tests {
         let placed = held.place(false, "spawn", -x0 as i32, -y0 as i32).unwrap();
         assert!(!placed.form.hold_used);
         assert_eq!(placed.turn, 2);
+        assert!(placed.colours[0].contains(piece.to_char()), "{:?}", placed.colours);
         assert_eq!(placed.placements.len(), 1);
         assert_eq!(
             placed.form.field.split('/').count(),
@@ -647,6 +680,8 @@ mod tests {
         assert_eq!(done.placements[0].cleared, 4);
         assert_eq!(done.form.field, "..........");
         assert_eq!(done.form.clear_line, 4);
+        assert!(done.colours.is_empty(), "{:?}", done.colours);
+        assert_eq!(game.colours[0], "#########.".replace('#', "X"));
         // Flat on top, above the clear line: lost, the piece shown.
         let lost = game.place(false, "spawn", 1, 4).unwrap();
         assert_eq!(lost.over.unwrap().kind, "lost");

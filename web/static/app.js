@@ -555,7 +555,7 @@ function typing(target) {
 function setupPlayInputs() {
   window.addEventListener('keydown', (e) => {
     if (document.body.dataset.mode !== 'play' || $('settings-dialog').open || typing(e.target)) return;
-    if (e.ctrlKey && !e.code.startsWith('Control') && e.code !== 'KeyZ') return; // leave the browser's shortcuts
+    if (e.metaKey || e.altKey) return; // the browser's and the system's shortcuts
     play.keydown(e);
   });
   window.addEventListener('keyup', (e) => {

@@ -150,7 +150,11 @@ export class Play {
       const first = !this.answers.has(key);
       this.answers.set(key, { answer, ms, engine: answer.engine });
       if (first && this.appeared.has(key)) {
-        this.timings.push({ turn, key, ms: performance.now() - this.appeared.get(key), solveMs: ms, engine: answer.engine, gameId });
+        const first = !/#/.test(form.field); // the first decision of a PC: the empty field
+        this.timings.push({
+          turn, key, ms: performance.now() - this.appeared.get(key), solveMs: ms, engine: answer.engine, gameId, first,
+          partial: !!answer.partial,
+        });
         $('play-panel').dataset.timings = JSON.stringify(this.timings.map((t) => [t.turn, Math.round(t.ms), t.engine]));
       }
       if (key === this.key && answer.chance && answer.chance.numer === 0 && !this.over) {
@@ -503,12 +507,15 @@ export class Play {
     const hint = this.settings.hint ? this.hintMove() : null;
     if (hint && !hint.first) overlays.push({ cells: hint.cells, piece: hint.piece, kind: 'hint' });
     if (active && this.settings.ghost) overlays.push({ cells: this.cells(this.dropRow()), piece: active.piece, kind: 'shadow' });
+    const colours = this.game.colours ?? [];
     paintBoard(board, ROWS_SHOWN, (x, y) => {
       if (activeCells.some(([ax, ay]) => ax === x && ay === y)) return active.piece;
       const row = rows[rows.length - 1 - y];
       if (row === undefined) return '';
       const ch = row[x];
-      return ch === '.' || ch === undefined ? '' : 'X';
+      if (ch === '.' || ch === undefined) return '';
+      const colour = colours[y]?.[x];
+      return colour && colour !== '.' ? colour : 'X';
     }, overlays, form.clear_line);
     board.dataset.piece = active ? `${active.piece} ${ORIENTATIONS[active.o]} ${active.x} ${active.y}` : '';
     board.dataset.resting = this.resting() ? '1' : '0';
@@ -728,7 +735,9 @@ export class Play {
 
   /** What the page measured: a piece appearing to its answer. */
   figures() {
-    return this.timings.map((t) => ({ turn: t.turn, ms: t.ms, solveMs: t.solveMs, engine: t.engine }));
+    return this.timings.map((t) => ({
+      turn: t.turn, ms: t.ms, solveMs: t.solveMs, engine: t.engine, first: t.first, partial: t.partial,
+    }));
   }
 }
 

@@ -1,0 +1,158 @@
+// Timings of the page with a full PC graph, in headless Chromium (web/time-graph.sh runs
+// this; not a CI test: minutes).
+//
+//   node tests/timing.mjs --url http://127.0.0.1:PORT/ --out DIR [--runs 5] [--games N]
+//        [--play-decisions N] [--no-play]
+//
+// 1. A first visit (fresh profile): the graph downloaded, checked and read; the first
+//    decision of a PC, I held and JLOSTZ (419/420), answered from it.
+// 2. --runs reloads: the graph read from the browser's cache (decode included) and the same
+//    decision; medians.
+// 3. Play mode, by keyboard, following the hints, with the graph and then without it
+//    (turned off in the settings): the time from each piece appearing to its answer.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, open, sleep } from './lib.mjs';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, word, i, all) => (word.startsWith('--') ? [...pairs, [word.slice(2), all[i + 1]?.startsWith('--') ? true : all[i + 1]]] : pairs), []),
+);
+const base = args.url;
+const runs = Number(args.runs ?? 5);
+const LONG = 'field=..........&hold=I&queue=JLOSTZ&kicks=srs';
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Resident memory of this browser's processes, by kind, in MiB. */
+function resident(profile) {
+  const kinds = {};
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes(profile)) continue;
+      const kind = (cmd.match(/--type=([a-z-]+)/) ?? [null, 'browser'])[1];
+      const rss = Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024;
+      kinds[kind] = Math.max(kinds[kind] ?? 0, Math.round(rss));
+    } catch (_) {
+      // gone
+    }
+  }
+  return kinds;
+}
+
+async function graphVisit(page, fresh) {
+  await page.waitForFunction(() => ['ready', 'failed'].includes(document.getElementById('graph-status').dataset.state), { timeout: 900_000, polling: 100 });
+  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), { timeout: 900_000, polling: 100 });
+  const got = await page.evaluate(() => {
+    const g = window.pcPage.solver.graph;
+    const s = document.getElementById('status').dataset;
+    return {
+      graph: g.state, fromCache: g.fromCache, loadMs: g.ms, inflateMs: g.downloadMs, decodeMs: g.decodeMs,
+      workerMemoryMiB: Math.round(g.memory / 2 ** 20), fields: g.info?.fields, bytes: g.entry?.bytes, raw: g.entry?.raw,
+      chance: document.getElementById('chance').textContent, engine: s.engine, solveMs: Number(s.ms),
+      memoryAfterSolveMiB: Math.round(Number(s.memory) / 2 ** 20),
+    };
+  });
+  if (got.graph !== 'ready') throw new Error(`graph ${got.graph}: ${await page.$eval('#graph-text', (n) => n.textContent)}`);
+  if (got.chance !== '419/420' || got.engine !== 'graph') throw new Error(`first decision: ${got.chance} by ${got.engine}`);
+  return { fresh, ...got };
+}
+
+// --- the scripted player -------------------------------------------------------------------------
+const KEYS = { L: 'ArrowLeft', R: 'ArrowRight', cw: 'KeyX', ccw: 'KeyZ', 180: 'KeyA', hd: 'Space' };
+
+async function playGame(page, limit) {
+  let decisions = 0;
+  for (;;) {
+    const state = await page.evaluate(() => ({
+      turn: document.getElementById('play-panel').dataset.turn, over: document.getElementById('play-panel').dataset.over,
+    }));
+    if (state.over || decisions >= limit) return decisions;
+    await page.waitForFunction((t) => document.getElementById('chance').dataset.turn === t || document.getElementById('play-panel').dataset.over,
+      { timeout: 900_000, polling: 20 }, state.turn);
+    const hint = await page.evaluate(() => ({ keys: document.getElementById('hint-keys').textContent, hold: document.getElementById('hint-keys').dataset.hold }));
+    if (await page.$eval('#play-panel', (n) => n.dataset.over)) return decisions;
+    decisions += 1;
+    if (hint.hold === 'first' || hint.hold === 'true') await page.keyboard.press('KeyC');
+    if (hint.hold === 'first') continue;
+    for (const k of hint.keys.split(' ').filter(Boolean)) {
+      if (k === 'sd') {
+        await page.keyboard.down('ArrowDown');
+        await page.waitForFunction(() => document.getElementById('play-board').dataset.resting === '1', { polling: 10 });
+        await page.keyboard.up('ArrowDown');
+      } else if (k === 'd') await page.keyboard.press('ArrowDown');
+      else await page.keyboard.press(KEYS[k]);
+    }
+  }
+}
+
+async function playTimings(browser, graphOn, budget) {
+  const context = await browser.createBrowserContext();
+  let page = await context.newPage();
+  await page.evaluateOnNewDocument((on) => {
+    localStorage.setItem('pc-settings-v1', JSON.stringify({ graph: on }));
+  }, graphOn);
+  const all = [];
+  const games = [];
+  for (let seed = 1; all.length < budget && seed < 50; seed++) {
+    page = await open(browser, base, `play=1&seed=${seed}`, { page });
+    if (graphOn) {
+      await page.waitForFunction(() => window.pcPage.solver.graph.state === 'ready', { timeout: 900_000 });
+    }
+    const decisions = await playGame(page, budget - all.length);
+    await sleep(200);
+    const timings = await page.evaluate(() => window.pcPage.play.figures());
+    const pcs = Number(await page.$eval('#pc-count', (n) => n.textContent));
+    games.push({ seed, decisions, pcs });
+    all.push(...timings.map((t) => ({ ...t, seed })));
+    console.log(`  ${graphOn ? 'graph' : 'no graph'}: seed ${seed}, ${pcs} PCs, ${decisions} decisions, worst ${Math.round(Math.max(...timings.map((t) => t.ms)))} ms`);
+  }
+  await context.close();
+  const ms = all.map((t) => t.ms);
+  const firsts = all.filter((t) => t.first);
+  return {
+    graph: graphOn, games, answers: ms.length, medianMs: Math.round(median(ms)), worstMs: Math.round(Math.max(...ms)),
+    over1500: ms.filter((x) => x > 1500).length,
+    engines: all.reduce((n, t) => ({ ...n, [t.engine]: (n[t.engine] ?? 0) + 1 }), {}),
+    slowest: [...all].sort((a, b) => b.ms - a.ms).slice(0, 5).map((t) => ({ seed: t.seed, turn: t.turn, ms: Math.round(t.ms), engine: t.engine })),
+    firstsMedianMs: firsts.length ? Math.round(median(firsts.map((t) => t.ms))) : null,
+  };
+}
+
+// --- run ------------------------------------------------------------------------------------------
+const browser = await launch();
+const figures = { runs: [] };
+let page = await open(browser, base, LONG);
+figures.first_visit = await graphVisit(page, true);
+console.log('first visit', JSON.stringify(figures.first_visit));
+for (let i = 0; i < runs; i++) {
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(() => document.body.dataset.state !== 'loading');
+  const run = await graphVisit(page, false);
+  run.resident = resident(browser.profile);
+  figures.runs.push(run);
+  console.log(`reload ${i + 1}`, JSON.stringify(run));
+}
+figures.cache_load_ms_median = Math.round(median(figures.runs.map((r) => r.loadMs)));
+figures.first_decision_ms_median = Math.round(median(figures.runs.map((r) => r.solveMs)));
+figures.worker_memory_mib_max = Math.max(...figures.runs.map((r) => r.memoryAfterSolveMiB));
+await page.close();
+if (!args['no-play']) {
+  const budget = Number(args['play-decisions'] ?? 120);
+  figures.play_with_graph = await playTimings(browser, true, budget);
+  console.log('play with the graph', JSON.stringify(figures.play_with_graph));
+  figures.play_without_graph = await playTimings(browser, false, Number(args['play-decisions-without'] ?? budget));
+  console.log('play without the graph', JSON.stringify(figures.play_without_graph));
+}
+await browser.done();
+writeFileSync(join(args.out, 'timing.json'), `${JSON.stringify(figures, null, 2)}\n`);
+console.log(JSON.stringify({
+  cache_load_ms_median: figures.cache_load_ms_median,
+  first_decision_ms_median: figures.first_decision_ms_median,
+  worker_memory_mib_max: figures.worker_memory_mib_max,
+  play_with_graph: figures.play_with_graph && { median: figures.play_with_graph.medianMs, worst: figures.play_with_graph.worstMs },
+  play_without_graph: figures.play_without_graph && { median: figures.play_without_graph.medianMs, worst: figures.play_without_graph.worstMs },
+}));
