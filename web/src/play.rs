@@ -399,7 +399,7 @@ impl Game {
                 kind: "lost".to_string(),
                 message: format!(
                     "{piece} locked in row {}, above the clear line {}: no perfect clear can \
-                     be made any more",
+                     be made any more.",
                     top + 1,
                     position.clear_line
                 ),
@@ -429,7 +429,7 @@ impl Game {
         if game.pcs >= GOAL {
             game.over = Some(Over {
                 kind: "done".to_string(),
-                message: format!("{GOAL} perfect clears in a row"),
+                message: format!("{GOAL} perfect clears in a row."),
             });
         }
         Ok(game)
@@ -647,7 +647,11 @@ mod tests {
         let placed = held.place(false, "spawn", -x0 as i32, -y0 as i32).unwrap();
         assert!(!placed.form.hold_used);
         assert_eq!(placed.turn, 2);
-        assert!(placed.colours[0].contains(piece.to_char()), "{:?}", placed.colours);
+        assert!(
+            placed.colours[0].contains(piece.to_char()),
+            "{:?}",
+            placed.colours
+        );
         assert_eq!(placed.placements.len(), 1);
         assert_eq!(
             placed.form.field.split('/').count(),

@@ -588,6 +588,7 @@ function setupPlayInputs() {
   $('settings-dialog').addEventListener('close', () => {
     readSettings();
     play.render();
+    if (settings.gravity) play.loop();
     // The dialog gives the focus back to the Settings button: Space would open it again.
     requestAnimationFrame(() => document.activeElement?.blur());
   });

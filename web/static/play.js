@@ -129,6 +129,7 @@ export class Play {
     if (restored) $('play-panel').dataset.restored = String(Number($('play-panel').dataset.restored ?? 0) + 1);
     this.render();
     if (this.over) this.showReview();
+    if (this.settings.gravity) this.loop();
   }
 
   pieceNow() {
@@ -555,7 +556,8 @@ export class Play {
     } else if (this.over) {
       chance.textContent = '';
       $('play-percent').textContent = '';
-      $('play-status').textContent = '';
+      $('play-status').textContent = `${this.over.kind === 'done' ? 'Done' : 'Game over'}: ${this.over.message}`;
+      $('play-status').classList.remove('busy');
     } else {
       chance.textContent = '';
       delete chance.dataset.turn;
@@ -568,6 +570,11 @@ export class Play {
       $('play-status').textContent = `computing… ${(since / 1000).toFixed(1)} s${note}`;
       $('play-status').classList.add('busy');
       this.clockOn();
+    }
+
+    if (this.over) {
+      $('play-status').textContent = `${this.over.kind === 'done' ? 'Done' : 'Game over'}: ${this.over.message}`;
+      $('play-status').classList.remove('busy');
     }
 
     // the hint: #hint-keys holds the keys as text, in the notation of the recommend

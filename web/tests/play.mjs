@@ -195,6 +195,22 @@ export async function playChecks({ browser, base, recommend, out }) {
     await context.close();
   });
 
+  await check('Play: with gravity on, the piece falls and locks by itself', async () => {
+    const context = await browser.createBrowserContext();
+    let page = await context.newPage();
+    await page.evaluateOnNewDocument(() => {
+      localStorage.setItem('pc-settings-v1', JSON.stringify({ gravity: true, gravityMs: 20 }));
+    });
+    page = await open(browser, base, 'play=1&seed=3&field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ', { page });
+    assertEqual(await turn(page), '0', 'turn');
+    // 20 rows at 20 ms a row, then 500 ms of lock delay.
+    await page.waitForFunction(() => document.getElementById('play-panel').dataset.turn === '1', { timeout: 10_000 });
+    const cells = JSON.parse(await page.$eval('#play-panel', (n) => n.dataset.lastCells));
+    assertEqual(sortCells(cells), [[3, 1], [4, 1], [5, 1], [4, 2]], 'the T where gravity locked it (on the stack at column 3)');
+    assertEqual(page.problems, [], 'console');
+    await context.close();
+  });
+
   await check('Play: a lost PC ends the game with a review, worst first, and the game as a fumen', async () => {
     // The grace system field: the T hard-dropped from its spawn lands on the stack, above
     // the clear line.
