@@ -396,6 +396,8 @@ function setMode(mode) {
   chanceEl.id = mode === 'analysis' ? 'chance' : 'analysis-chance';
   play.chanceEl.id = mode === 'play' ? 'chance' : 'play-chance';
   if (mode === 'play') {
+    // The analysis solve would hold the worker up: Play mode's positions come first now.
+    if (job) cancel();
     if (!play.game) newPlay();
     else showLink(play.link(play.game));
     play.render();

@@ -143,7 +143,7 @@ export class Play {
     const form = JSON.parse(key);
     const gameId = this.gameId;
     const turn = this.game.turn;
-    this.solver.solve(form, { key: `play ${key}`, priority, op: 'play_solve' }).then(({ answer, ms }) => {
+    this.solver.solve(form, { key: `play ${key}`, priority, op: 'play_solve' }).then(({ answer, ms, memory }) => {
       if (!answer.ok) {
         if (key === this.key) this.showError(answer.error);
         return;
@@ -154,7 +154,7 @@ export class Play {
         const first = !/#/.test(form.field); // the first decision of a PC: the empty field
         this.timings.push({
           turn, key, ms: performance.now() - this.appeared.get(key), solveMs: ms, engine: answer.engine, gameId, first,
-          partial: !!answer.partial,
+          partial: !!answer.partial, memory,
         });
         $('play-panel').dataset.timings = JSON.stringify(this.timings.map((t) => [t.turn, Math.round(t.ms), t.engine]));
       }
@@ -564,9 +564,15 @@ export class Play {
       $('play-percent').textContent = '';
       const since = performance.now() - (this.appeared.get(this.key) ?? performance.now());
       const graph = this.solver.graph;
-      const note = graph.state === 'ready' ? '' : form.field.replaceAll('.', '').replaceAll('/', '') === '' && graph.state === 'loading'
-        ? ' — the PC graph is still loading, so the first decision of this PC takes seconds'
-        : '';
+      const pcStart = !form.field.includes('#');
+      let note = '';
+      if (pcStart && this.game.settings.preview < 5 && since > 3000) {
+        note = ' — with fewer than 5 previews the first decisions of a PC take the solver minutes (the PC graph answers them from 5 previews on)';
+      } else if (pcStart && graph.state === 'loading') {
+        note = ' — the PC graph is still loading, so the first decision of this PC takes seconds';
+      } else if (pcStart && graph.state !== 'ready' && since > 3000) {
+        note = ' — without the PC graph the first decision of a PC takes 10 – 20 s';
+      }
       $('play-status').textContent = `computing… ${(since / 1000).toFixed(1)} s${note}`;
       $('play-status').classList.add('busy');
       this.clockOn();
@@ -743,7 +749,7 @@ export class Play {
   /** What the page measured: a piece appearing to its answer. */
   figures() {
     return this.timings.map((t) => ({
-      turn: t.turn, ms: t.ms, solveMs: t.solveMs, engine: t.engine, first: t.first, partial: t.partial,
+      turn: t.turn, ms: t.ms, solveMs: t.solveMs, engine: t.engine, first: t.first, partial: t.partial, memory: t.memory,
     }));
   }
 }

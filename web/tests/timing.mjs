@@ -122,6 +122,7 @@ async function playTimings(browser, graphOn, budget) {
     graph: graphOn, games, answers: ms.length, medianMs: Math.round(median(ms)), worstMs: Math.round(Math.max(...ms)),
     over1500: ms.filter((x) => x > 1500).length,
     pageLoadFirstAnswersMs: all.filter((t) => t.turn === 0).map((t) => Math.round(t.ms)),
+    workerMemoryMiBMax: Math.round(Math.max(...all.map((t) => t.memory ?? 0)) / 2 ** 20),
     engines: all.reduce((n, t) => ({ ...n, [t.engine]: (n[t.engine] ?? 0) + 1 }), {}),
     slowest: [...all].sort((a, b) => b.ms - a.ms).slice(0, 5).map((t) => ({ seed: t.seed, turn: t.turn, ms: Math.round(t.ms), engine: t.engine })),
     pcStarts: firsts.length,
