@@ -8,11 +8,12 @@
 // worker and starting another (which loads the graph again, from the browser's cache).
 //
 // The graph: the page names a file of graphs/index.json ({file, kicks, drop, bytes, raw,
-// sha256}). It is read from the Cache API when there, else downloaded (and put there),
-// decompressed as it streams (DecompressionStream('gzip')) straight into the module's
-// graph buffer (pc_graph_input(raw)), then checked and read by the module
-// ({op: 'graph'}). A file that fails the checks is deleted from the cache and downloaded
-// once more; failing again, it is reported and never used.
+// sha256}). Downloaded, it is decompressed as it streams (DecompressionStream('gzip'))
+// straight into the module's graph buffer (pc_graph_input(raw)), and the decompressed bytes
+// go to the Cache API at the same time; a later visit reads them from there (no
+// decompression: it took a second of the three a load from the cache took). Then the
+// module checks and reads them ({op: 'graph'}). A file that fails the checks is deleted
+// from the cache and downloaded once more; failing again, it is reported and never used.
 import { Pc } from './pc.js';
 
 const CACHE = 'pc-graphs';
@@ -64,33 +65,54 @@ function cacheKey(graph, base) {
   return url.href;
 }
 
+/** The cache's key of the decompressed bytes (what the cache keeps). */
+function rawKey(key) {
+  return `${key}&raw=1`;
+}
+
 async function loadGraph(pc, { id, graph, base }) {
   const key = cacheKey(graph, base);
+  const stored = rawKey(key);
   const cache = await caches.open(CACHE);
   // Entries of the same file with another hash are old versions: let them go.
   for (const request of await cache.keys()) {
     const url = new URL(request.url);
-    if (url.pathname.endsWith(`/graphs/${graph.file}`) && request.url !== key) await cache.delete(request);
+    if (url.pathname.endsWith(`/graphs/${graph.file}`) && request.url !== stored) await cache.delete(request);
   }
-  let cached = await cache.match(key);
+  let cached = await cache.match(stored);
   const attempts = [];
   for (let attempt = 0; attempt < 2; attempt++) {
     const fromCache = !!cached;
-    let response = cached;
     let storing = null;
-    if (!response) {
+    let body;
+    if (cached) {
+      body = cached.body;
+    } else {
       progress(id, 'download', 0, graph.bytes);
-      response = await fetch(key, { cache: 'no-store' });
+      const response = await fetch(key, { cache: 'no-store' });
       if (!response.ok) throw new Error(`graph: ${graph.file}: HTTP ${response.status}`);
-      storing = cache.put(key, response.clone()).catch((err) => err);
+      let compressed = 0;
+      const [toModule, toCache] = response.body
+        .pipeThrough(new TransformStream({
+          transform(chunk, controller) {
+            compressed += chunk.byteLength;
+            controller.enqueue(chunk);
+          },
+        }))
+        .pipeThrough(new DecompressionStream('gzip'))
+        .tee();
+      body = toModule;
+      body.compressed = () => compressed;
+      storing = cache.put(stored, new Response(toCache, { headers: { 'content-type': 'application/octet-stream' } }))
+        .catch((err) => err);
     }
     const timing = { fromCache, downloadMs: 0, decodeMs: 0 };
     try {
       const t0 = performance.now();
-      await inflateInto(pc, response, graph, fromCache ? 'cache' : 'download', id);
+      await copyInto(pc, body, graph, fromCache ? 'cache' : 'download', id);
       timing.downloadMs = performance.now() - t0;
-      const stored = await storing;
-      if (stored instanceof Error) timing.cacheError = stored.message;
+      const put = await storing;
+      if (put instanceof Error) timing.cacheError = put.message;
       progress(id, 'check', graph.raw, graph.raw);
       const t1 = performance.now();
       const answer = pc.call({ op: 'graph', kicks: graph.kicks, drop: graph.drop });
@@ -101,7 +123,7 @@ async function loadGraph(pc, { id, graph, base }) {
     } catch (err) {
       // Never trusted: out of the cache, and once more from the site.
       await storing;
-      await cache.delete(key);
+      await cache.delete(stored);
       attempts.push({ fromCache, error: err.message });
       if (pc.broken) throw err;
       cached = null;
@@ -111,23 +133,20 @@ async function loadGraph(pc, { id, graph, base }) {
   throw new Error('graph: not loaded');
 }
 
-/** Streams the gzip body through DecompressionStream into the module's graph buffer. */
-async function inflateInto(pc, response, graph, stage, id) {
-  let compressed = 0;
-  const counted = response.body.pipeThrough(new TransformStream({
-    transform(chunk, controller) {
-      compressed += chunk.byteLength;
-      controller.enqueue(chunk);
-    },
-  }));
-  const reader = counted.pipeThrough(new DecompressionStream('gzip')).getReader();
+/**
+ * Copies a stream of the graph's bytes into the module's graph buffer; the progress counts
+ * the bytes downloaded (compressed) or read from the cache.
+ */
+async function copyInto(pc, body, graph, stage, id) {
+  const reader = body.getReader();
   const ptr = pc.exports.pc_graph_input(graph.raw) >>> 0;
   let written = 0;
   let lastReport = 0;
+  const [done, total] = stage === 'download' ? [() => body.compressed(), graph.bytes] : [() => written, graph.raw];
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+      const { done: end, value } = await reader.read();
+      if (end) break;
       if (written + value.byteLength > graph.raw) {
         throw new Error(`graph: ${graph.file} inflates to more than the ${graph.raw} bytes graphs/index.json gives`);
       }
@@ -138,7 +157,7 @@ async function inflateInto(pc, response, graph, stage, id) {
       const now = performance.now();
       if (now - lastReport > 100) {
         lastReport = now;
-        progress(id, stage, compressed, graph.bytes);
+        progress(id, stage, done(), total);
       }
     }
   } catch (err) {
@@ -147,7 +166,7 @@ async function inflateInto(pc, response, graph, stage, id) {
   }
   if (written !== graph.raw) {
     pc.exports.pc_graph_input(0);
-    throw new Error(`graph: ${graph.file} inflates to ${written} bytes, not the ${graph.raw} graphs/index.json gives`);
+    throw new Error(`graph: ${graph.file} has ${written} bytes, not the ${graph.raw} graphs/index.json gives`);
   }
-  progress(id, stage, graph.bytes, graph.bytes);
+  progress(id, stage, total, total);
 }
