@@ -1,6 +1,6 @@
 //! [`TbpBot`]: the protocol's state machine, from frontend messages to bot messages.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -701,7 +701,9 @@ impl TbpBot {
         if primary.is_none() {
             primary = self.evaluator.decide(&view).map(|d| d.mv);
         }
-        let moves = ranked_moves(&view, &self.evaluator, primary);
+        let moves = ranked_moves(&view, &self.evaluator, primary, |piece| {
+            self.spawn(&board, piece)
+        });
         if moves.is_empty() {
             return (
                 moves,
@@ -781,26 +783,35 @@ fn load_graph(source: &GraphSource, rules: &Rules) -> (Option<Arc<PcGraph>>, Opt
 
 /// The TBP moves of a position: `first` (when legal), then every other legal placement
 /// of the current piece and of the piece hold brings out, in the heuristic's order, each
-/// location once. T moves carry the best T-spin a rotation into them makes, then the
-/// same location with the other spin values.
-fn ranked_moves(view: &GameView<'_>, evaluator: &Evaluator, first: Option<Move>) -> Vec<TbpMove> {
+/// location once. Each piece comes from its own spawn (`spawn_of`: battletris raises the
+/// spawn of a piece that does not fit). T moves carry the best T-spin a rotation into
+/// them makes, then the same location with the other spin values.
+fn ranked_moves(
+    view: &GameView<'_>,
+    evaluator: &Evaluator,
+    first: Option<Move>,
+    spawn_of: impl Fn(Piece) -> CentrePos,
+) -> Vec<TbpMove> {
     let generator = view.rules.generator();
     let mut scored: Vec<(f64, Placement, TSpin)> = Vec::new();
-    let mut legal: HashSet<Placement> = HashSet::new();
+    // Every legal placement (canonical) and its T-spin.
+    let mut legal: HashMap<Placement, TSpin> = HashMap::new();
     for turn in view.turns() {
-        let Ok(set) = view.placements(turn.piece) else {
+        let spawn = spawn_of(turn.piece);
+        let Ok(set) = generator.placements_from_spawn(&view.board, turn.piece, spawn) else {
             continue;
         };
         for placement in set.iter() {
             let canonical = placement.canonical();
-            if !legal.insert(canonical) {
+            if legal.contains_key(&canonical) {
                 continue;
             }
             let tspin = if placement.piece() == Piece::T {
-                best_tspin(&view.board, &placement, &generator, view.spawn)
+                best_tspin(&view.board, &placement, &generator, spawn)
             } else {
                 TSpin::None
             };
+            legal.insert(canonical, tspin);
             let score = evaluator
                 .evaluate(&view.board, &placement, tspin)
                 .map_or(f64::NEG_INFINITY, |e| e.score);
@@ -810,12 +821,7 @@ fn ranked_moves(view: &GameView<'_>, evaluator: &Evaluator, first: Option<Move>)
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut order: Vec<(Placement, TSpin)> = Vec::with_capacity(scored.len());
     if let Some(first) = first.map(|m| m.placement) {
-        if legal.contains(&first.canonical()) {
-            let tspin = if first.piece() == Piece::T {
-                best_tspin(&view.board, &first, &generator, view.spawn)
-            } else {
-                TSpin::None
-            };
+        if let Some(&tspin) = legal.get(&first.canonical()) {
             order.push((first, tspin));
         }
     }
@@ -844,4 +850,230 @@ fn ranked_moves(view: &GameView<'_>, evaluator: &Evaluator, first: Option<Move>)
         }
     }
     moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tbp::location::placement_of;
+    use crate::tbp::message::{RandomizerState, Start, TbpOrientation};
+
+    fn pieces(text: &str) -> Vec<TbpPiece> {
+        text.chars()
+            .map(|c| TbpPiece::from(Piece::from_char(c).unwrap()))
+            .collect()
+    }
+
+    /// A `start` on `field` (rows top first, as `Board32` parses them).
+    fn start(field: &str, hold: Option<char>, queue: &str, bag: &str) -> FrontendMessage {
+        let board: Board32 = field.parse().unwrap();
+        let rows = (0..40)
+            .map(|y| {
+                (0..10)
+                    .map(|x| board.cell(x, y).then(|| "G".to_string()))
+                    .collect()
+            })
+            .collect();
+        FrontendMessage::Start(Start {
+            hold: hold.map(|c| TbpPiece::from(Piece::from_char(c).unwrap())),
+            queue: pieces(queue),
+            board: rows,
+            randomizer: RandomizerState::SevenBag {
+                bag_state: pieces(bag),
+            },
+            ..Start::default()
+        })
+    }
+
+    fn bot(perfect_clears: bool, think_time: Option<Duration>) -> TbpBot {
+        let mut bot = TbpBot::new(TbpConfig {
+            graph: GraphSource::None,
+            think_time,
+            perfect_clears,
+            ..TbpConfig::default()
+        });
+        let ready = bot.handle(FrontendMessage::Rules {
+            randomizer: RandomizerRule::SevenBag,
+        });
+        assert_eq!(ready.messages, [BotMessage::Ready]);
+        bot
+    }
+
+    /// The suggestion's moves, each checked: the current piece or the one hold brings
+    /// out, reachable from the spawn, spin `none` for other pieces than T.
+    fn suggest(bot: &mut TbpBot) -> Vec<TbpMove> {
+        let response = bot.handle(FrontendMessage::Suggest);
+        let [BotMessage::Suggestion { moves, .. }] = &response.messages[..] else {
+            panic!("one suggestion: {response:?}");
+        };
+        let state = bot.state().expect("a position");
+        let rules = Rules::default();
+        let generator = rules.generator();
+        for mv in moves {
+            let placement = placement_of(&mv.location).unwrap();
+            let piece = placement.piece();
+            assert!(
+                Some(piece) == state.current() || Some(piece) == state.hold_piece(),
+                "{mv:?}"
+            );
+            let spawn = bot.spawn(&state.board, piece);
+            let set = generator
+                .placements_from_spawn(&state.board, piece, spawn)
+                .unwrap();
+            assert!(set.contains(&placement), "{mv:?} is not reachable");
+            if piece != Piece::T {
+                assert_eq!(mv.spin, Spin::None);
+            }
+        }
+        moves.clone()
+    }
+
+    fn location(mv: &TbpMove) -> (TbpPiece, TbpOrientation, i32, i32) {
+        let l = mv.location;
+        (l.piece, l.orientation, l.x, l.y)
+    }
+
+    #[test]
+    fn a_session_answers_every_suggest_with_legal_moves() {
+        let mut bot = bot(false, None);
+        assert!(bot.handle(start("", None, "TIOLJS", "Z")).notes.is_empty());
+        let mut dealt = "ZTIOLJSZ".chars();
+        for _ in 0..30 {
+            let moves = suggest(&mut bot);
+            assert!(!moves.is_empty());
+            let held_before = bot.state().unwrap().hold.is_none();
+            let response = bot.handle(FrontendMessage::Play { mv: moves[0] });
+            assert!(response.notes.is_empty(), "{:?}", response.notes);
+            let state = bot.state().unwrap();
+            let refill = 6 - state.queue.len();
+            assert!(refill == 1 || (refill == 2 && held_before && state.hold.is_some()));
+            for _ in 0..refill {
+                let piece = dealt.next().unwrap_or_else(|| {
+                    dealt = "IOTLJSZ".chars();
+                    dealt.next().unwrap()
+                });
+                let r = bot.handle(FrontendMessage::NewPiece {
+                    piece: TbpPiece::from(Piece::from_char(piece).unwrap()),
+                });
+                assert!(r.notes.is_empty(), "{:?}", r.notes);
+            }
+        }
+        assert_eq!(bot.stats().pieces, 30);
+        assert_eq!(bot.stats().suggestions, 30);
+        // Unknown messages change nothing; stop ends the game's totals.
+        let before = bot.state().cloned();
+        assert_eq!(
+            bot.handle_line(r#"{"type":"garbage","lines":4}"#),
+            Response::default()
+        );
+        assert_eq!(bot.state().cloned(), before);
+        bot.handle(FrontendMessage::Stop);
+        assert_eq!(bot.stats(), &GameStats::default());
+        assert!(bot.handle(FrontendMessage::Quit).quit);
+    }
+
+    #[test]
+    fn the_pc_player_makes_the_pc_it_sees() {
+        // Four rows with column 9 open: the I makes a PC; T is current, I comes from
+        // hold.
+        let field = "#########./#########./#########./#########.";
+        for (hold, queue) in [(None, "TIOLJS"), (Some('I'), "TOLJSZ")] {
+            let mut bot = bot(true, None);
+            bot.handle(start(field, hold, queue, "Z"));
+            let moves = suggest(&mut bot);
+            let first = placement_of(&moves[0].location).unwrap();
+            assert_eq!(first.cells(), [(9, 0), (9, 1), (9, 2), (9, 3)]);
+            let response = bot.handle(FrontendMessage::Play { mv: moves[0] });
+            assert!(response.notes.is_empty(), "{:?}", response.notes);
+            let state = bot.state().unwrap();
+            assert!(state.board.is_empty());
+            assert_eq!(state.hold, Some(Piece::T));
+            assert_eq!((bot.stats().perfect_clears, bot.stats().exact), (1, 1));
+        }
+    }
+
+    #[test]
+    fn a_tspin_slot_is_reported_full_then_with_the_other_spins() {
+        let mut bot = bot(false, None);
+        bot.handle(start(
+            "..#......./##...#####/###.######",
+            None,
+            "TIOLJS",
+            "Z",
+        ));
+        let moves = suggest(&mut bot);
+        let tsd = (TbpPiece::T, TbpOrientation::South, 3, 1);
+        let at = moves.iter().position(|m| location(m) == tsd).unwrap();
+        let spins: Vec<Spin> = moves[at..at + 3].iter().map(|m| m.spin).collect();
+        assert_eq!(spins, [Spin::Full, Spin::Mini, Spin::None]);
+        assert!(moves[at + 3..].iter().all(|m| location(m) != tsd));
+        // The heuristic takes the T-spin double.
+        assert_eq!(at, 0);
+        // A T on the flat: no spin, once.
+        let flat = (TbpPiece::T, TbpOrientation::North, 7, 2);
+        let flats: Vec<Spin> = moves
+            .iter()
+            .filter(|m| location(m) == flat)
+            .map(|m| m.spin)
+            .collect();
+        assert_eq!(flats, [Spin::None]);
+    }
+
+    #[test]
+    fn a_slow_pc_player_leaves_the_answer_to_the_heuristic() {
+        // Nothing held, four previews: a sampled decision (hundreds of ms), 1 ms given.
+        let mut bot = bot(true, Some(Duration::from_millis(1)));
+        bot.handle(start("", None, "TIOSZ", "LJ"));
+        let started = Instant::now();
+        let moves = suggest(&mut bot);
+        assert!(!moves.is_empty());
+        bot.handle(FrontendMessage::Play { mv: moves[0] });
+        for _ in 0..bot.state().unwrap().queue.len().abs_diff(5) {
+            bot.handle(FrontendMessage::NewPiece { piece: TbpPiece::L });
+        }
+        // The player is still busy with the first position: the heuristic again.
+        assert!(!suggest(&mut bot).is_empty());
+        assert!(started.elapsed() < Duration::from_millis(150));
+        assert_eq!(bot.stats().out_of_time, 2);
+    }
+
+    #[test]
+    fn bad_input_is_reported_and_the_bot_goes_on() {
+        let mut bot = bot(false, None);
+        // No position yet: an empty suggestion, and a note.
+        let r = bot.handle(FrontendMessage::Suggest);
+        assert!(
+            matches!(&r.messages[..], [BotMessage::Suggestion { moves, .. }] if moves.is_empty())
+        );
+        assert_eq!(r.notes.len(), 1);
+        for line in [
+            "not json",
+            "{}",
+            r#"{"type":"play"}"#,
+            r#"{"type":"start","board":[[null]]}"#,
+            r#"{"type":"new_piece","piece":"T"}"#,
+        ] {
+            let r = bot.handle_line(line);
+            assert!(r.messages.is_empty(), "{line}");
+            assert_eq!(r.notes.len(), 1, "{line}: {:?}", r.notes);
+        }
+        // A malformed rules is still answered.
+        let r = bot.handle_line(r#"{"type":"rules","randomizer":5}"#);
+        assert_eq!(r.messages, [BotMessage::Ready]);
+        assert_eq!(r.notes.len(), 1);
+        // A start whose queue contradicts the bag: played, with a note.
+        let r = bot.handle(start("", None, "TIOLJS", "T"));
+        assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
+        let moves = suggest(&mut bot);
+        // A move of a piece that is not in play, one that overlaps: refused.
+        let mut wrong = moves[0];
+        wrong.location.piece = TbpPiece::Z;
+        let r = bot.handle(FrontendMessage::Play { mv: wrong });
+        assert!(r.notes[0].contains("impossible play"), "{:?}", r.notes);
+        bot.handle(FrontendMessage::Play { mv: moves[0] });
+        let r = bot.handle(FrontendMessage::Play { mv: moves[0] });
+        assert!(r.notes[0].contains("impossible play"), "{:?}", r.notes);
+        assert_eq!(bot.stats().pieces, 1);
+        assert!(bot.stats().errors >= 8);
+    }
 }

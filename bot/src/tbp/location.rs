@@ -102,8 +102,11 @@ mod tests {
         S  N (-1,0)(0,0)(0,1)(1,1)   E (1,-1)(0,0)(1,0)(0,1)    S (-1,-1)(0,-1)(0,0)(1,0)  W (0,-1)(-1,0)(0,0)(-1,1)
         Z  N (0,0)(1,0)(-1,1)(0,1)   E (0,-1)(0,0)(1,0)(1,1)    S (0,-1)(1,-1)(-1,0)(0,0)  W (-1,-1)(-1,0)(0,0)(0,1)";
 
-    /// `(piece, orientation letter, offsets)` for every row and column of the table.
-    fn table() -> Vec<(Piece, char, Vec<(i32, i32)>)> {
+    /// One entry of the table: piece, orientation letter, offsets.
+    type Entry = (Piece, char, Vec<(i32, i32)>);
+
+    /// Every row and column of the table.
+    fn table() -> Vec<Entry> {
         let mut out = Vec::new();
         for line in TABLE.lines().map(str::trim).filter(|l| !l.is_empty()) {
             let piece: Piece = line[..1].parse().unwrap();

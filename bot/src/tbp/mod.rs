@@ -4,8 +4,8 @@
 //! the frontend sends `rules`, `start`, `suggest`, `play`, `new_piece`, `stop`, `quit`; the
 //! bot sends `info` at launch, `ready`, and a `suggestion` for each `suggest`. The
 //! `pc-tbp` binary of this crate reads and writes the lines; [`TbpBot`] is the state
-//! machine behind it, with no I/O, and [`message`](self) types are its serde types
-//! ([`FrontendMessage`], [`BotMessage`]).
+//! machine behind it, with no I/O, and [`FrontendMessage`] and [`BotMessage`] are the
+//! messages as serde types.
 //!
 //! Conventions (the spec's, and battletris's, dellacherie's and Cold Clear 2's):
 //!
