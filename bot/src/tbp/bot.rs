@@ -169,9 +169,9 @@ impl GameStats {
     }
 }
 
-/// A position for the PC player.
-struct Job {
-    id: u64,
+/// A position for the PC player (what its [`GameView`] is made of).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Position {
     board: Board32,
     current: Piece,
     hold: Option<Piece>,
@@ -180,19 +180,33 @@ struct Job {
     spawn: CentrePos,
 }
 
+/// A position sent to the player, numbered.
+struct Job {
+    id: u64,
+    position: Position,
+}
+
 /// The PC player's answer: its move, how it decided, the exact chance.
 type Decision = (Option<Move>, Option<DecisionKind>, Option<Ratio>);
 
 /// What the worker sends back: the job's id and the decision, or the panic's message.
 type Answer = (u64, Result<Decision, String>);
 
-/// The PC player, on a thread of its own so that a `suggest` can stop waiting for it.
+/// The PC player, on a thread of its own: it starts on a position as soon as the
+/// position is known (a `start`, the last `new_piece` after a `play`), and a `suggest`
+/// stops waiting for it after the think time.
+///
+/// One job at most is out at a time; its answer is kept until a `suggest` asks for that
+/// position. The player decides each position once, so a game through the protocol is
+/// decided as the same game in the simulator.
 struct Thinker {
     preview: usize,
     jobs: Sender<Job>,
     answers: Receiver<Answer>,
-    /// A job whose answer has not come back (it came too late).
-    pending: Option<u64>,
+    /// The job out, and its position.
+    pending: Option<(u64, Position)>,
+    /// The last answer, and its position.
+    ready: Option<(Position, Decision)>,
     next_id: u64,
 }
 
@@ -202,15 +216,15 @@ impl Thinker {
         let (answer_tx, answers) = channel::<Answer>();
         std::thread::spawn(move || {
             let mut player = player;
-            for job in job_rx {
+            for Job { id, position: p } in job_rx {
                 let view = GameView {
-                    board: job.board,
-                    current: job.current,
-                    hold: job.hold,
-                    preview: &job.preview,
-                    bag: job.bag,
+                    board: p.board,
+                    current: p.current,
+                    hold: p.hold,
+                    preview: &p.preview,
+                    bag: p.bag,
                     rules: &rules,
-                    spawn: job.spawn,
+                    spawn: p.spawn,
                 };
                 let decided = catch_unwind(AssertUnwindSafe(|| {
                     let play = player.choose(&view);
@@ -228,7 +242,7 @@ impl Thinker {
                         .or_else(|| panic.downcast_ref::<String>().cloned())
                         .unwrap_or_else(|| "a panic".into())
                 });
-                if answer_tx.send((job.id, answer)).is_err() || failed {
+                if answer_tx.send((id, answer)).is_err() || failed {
                     // The bot is gone, or the player may be broken: stop.
                     return;
                 }
@@ -239,69 +253,87 @@ impl Thinker {
             jobs,
             answers,
             pending: None,
+            ready: None,
             next_id: 0,
         }
     }
 
-    /// Waits until `deadline` for the late answer of an earlier job: whether the player
-    /// is free. `Err` when the worker is gone.
-    fn drain(&mut self, deadline: Option<Instant>) -> Result<bool, String> {
-        while let Some(id) = self.pending {
-            let Some((got, result)) = self.receive(deadline)? else {
-                return Ok(false);
+    /// Waits until `deadline` for the job out (`Some(now)`: only takes what has come):
+    /// whether the player is free. `Err` when the worker is gone or the player panicked.
+    fn wait(&mut self, deadline: Option<Instant>) -> Result<bool, String> {
+        while let Some((id, _)) = &self.pending {
+            let id = *id;
+            let received = match deadline {
+                None => self
+                    .answers
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+                Some(deadline) => self
+                    .answers
+                    .recv_timeout(deadline.saturating_duration_since(Instant::now())),
+            };
+            let (got, result) = match received {
+                Ok(answer) => answer,
+                Err(RecvTimeoutError::Timeout) => return Ok(false),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err("the PC player stopped".into());
+                }
             };
             if got == id {
-                self.pending = None;
-                result?;
+                let (_, position) = self.pending.take().expect("checked above");
+                let decision = result.map_err(|e| format!("the PC player panicked: {e}"))?;
+                self.ready = Some((position, decision));
             }
         }
         Ok(true)
     }
 
-    /// The next answer, `Ok(None)` when the deadline passes first.
-    fn receive(&mut self, deadline: Option<Instant>) -> Result<Option<Answer>, String> {
-        let received = match deadline {
-            None => self
-                .answers
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-            Some(deadline) => self
-                .answers
-                .recv_timeout(deadline.saturating_duration_since(Instant::now())),
-        };
-        match received {
-            Ok(answer) => Ok(Some(answer)),
-            Err(RecvTimeoutError::Timeout) => Ok(None),
-            Err(RecvTimeoutError::Disconnected) => Err("the PC player stopped".into()),
-        }
+    fn submit(&mut self, position: Position) -> Result<(), String> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.jobs
+            .send(Job {
+                id,
+                position: position.clone(),
+            })
+            .map_err(|_| "the PC player stopped".to_string())?;
+        self.pending = Some((id, position));
+        Ok(())
     }
 
-    /// The player's decision in `job`'s position, or `Ok(None)` when it is not back by
-    /// `deadline` (or an earlier late job keeps the player busy until then).
+    /// Starts on `position` ahead of the `suggest`, when the player is free and has not
+    /// decided it already.
+    fn ponder(&mut self, position: Position) -> Result<(), String> {
+        if !self.wait(Some(Instant::now()))? {
+            return Ok(());
+        }
+        if self.ready.as_ref().is_some_and(|(p, _)| *p == position) {
+            return Ok(());
+        }
+        self.submit(position)
+    }
+
+    /// The player's decision in `position`, or `Ok(None)` when it is not there by
+    /// `deadline` (nor the answer of another position the player is still busy with).
     fn decide(
         &mut self,
-        mut job: Job,
+        position: Position,
         deadline: Option<Instant>,
     ) -> Result<Option<Decision>, String> {
-        if !self.drain(deadline)? {
+        // The job out may be this position (pondered), or another one to wait for.
+        if !self.wait(deadline)? {
             return Ok(None);
         }
-        job.id = self.next_id;
-        self.next_id += 1;
-        let id = job.id;
-        self.jobs
-            .send(job)
-            .map_err(|_| "the PC player stopped".to_string())?;
-        self.pending = Some(id);
-        loop {
-            let Some((got, result)) = self.receive(deadline)? else {
-                return Ok(None);
-            };
-            if got == id {
-                self.pending = None;
-                return result.map(Some);
+        if let Some((p, decision)) = self.ready.take() {
+            if p == position {
+                return Ok(Some(decision));
             }
         }
+        self.submit(position)?;
+        if !self.wait(deadline)? {
+            return Ok(None);
+        }
+        Ok(self.ready.take().map(|(_, decision)| decision))
     }
 }
 
@@ -311,8 +343,10 @@ impl Thinker {
 ///
 /// - `rules` loads the PC field graph ([`TbpConfig::graph`]) and answers `ready`.
 /// - `start` sets the position (a full reset, also mid-game: battletris sends one after
-///   garbage); `play` and `new_piece` advance it ([`TbpState`]).
-/// - `suggest` answers with moves, best first: the [`PcPlayer`]'s move when it answers
+///   garbage); `play` and `new_piece` advance it ([`TbpState`]). Once every preview the
+///   player uses is known, the [`PcPlayer`] starts deciding on a thread of its own (the
+///   spec's bot "begins calculating" at `start` and `play`).
+/// - `suggest` answers with moves, best first: the [`PcPlayer`]'s move when it is there
 ///   within [`TbpConfig::think_time`] (exact with the graph in a PC from an empty field;
 ///   its heuristic fallback when no PC is in reach), else the heuristic's
 ///   ([`Evaluator`]); then every other legal move in the heuristic's order. Each is
@@ -441,6 +475,7 @@ impl TbpBot {
                     if let Err(e) = self.ensure_thinker() {
                         response.notes.push(e);
                     }
+                    response.notes.extend(self.ponder());
                     response
                 }
                 Err(e) => {
@@ -527,13 +562,14 @@ impl TbpBot {
             Ok(played) => {
                 self.stats.pieces += 1;
                 self.stats.perfect_clears += u64::from(played.perfect_clear);
+                let mut response = Response::default();
                 if played.floating {
-                    Response::note(format!(
+                    response.notes.push(format!(
                         "play: {mv:?} does not rest on the stack; played as told"
-                    ))
-                } else {
-                    Response::default()
+                    ));
                 }
+                response.notes.extend(self.ponder());
+                response
             }
             Err(e) => {
                 self.stats.errors += 1;
@@ -553,10 +589,41 @@ impl TbpBot {
             self.stats.errors += 1;
             return Response::note("new_piece with an unknown piece: ignored");
         };
-        match state.new_piece(piece) {
-            Some(warning) => Response::note(warning),
-            None => Response::default(),
-        }
+        let mut response = Response::default();
+        response.notes.extend(state.new_piece(piece));
+        response.notes.extend(self.ponder());
+        response
+    }
+
+    /// The position the PC player decides: the current piece, the previews it uses (the
+    /// queue cut to its preview), the bag after them, the spawn.
+    fn position(&self) -> Option<Position> {
+        let state = self.state.as_ref()?;
+        let current = state.current()?;
+        let shown = self
+            .thinker
+            .as_ref()
+            .map_or(MAX_TBP_PREVIEW, |t| t.preview)
+            .min(state.queue.len() - 1);
+        Some(Position {
+            board: state.board,
+            current,
+            hold: state.hold,
+            preview: state.queue.iter().skip(1).take(shown).copied().collect(),
+            bag: state.bag_after(1 + shown).unwrap_or(BagState::FRESH),
+            spawn: self.spawn(&state.board, current),
+        })
+    }
+
+    /// Lets the PC player start on the position once every preview it uses is known
+    /// (TBP bots compute between `suggest`s: the spec's `start` and `play` say "begin
+    /// calculating"); a note when the player had to go.
+    fn ponder(&mut self) -> Option<String> {
+        let preview = self.thinker.as_ref()?.preview;
+        let position = self.position().filter(|p| p.preview.len() >= preview)?;
+        let error = self.thinker.as_mut()?.ponder(position).err()?;
+        self.thinker = None;
+        Some(format!("{error}: a new PC player is made"))
     }
 
     /// Where pieces spawn on this board: the spawn row, or the next one when `piece`
@@ -631,7 +698,7 @@ impl TbpBot {
                 notes,
             );
         };
-        let Some(current) = state.current() else {
+        if state.current().is_none() {
             notes.push("suggest with an empty queue: no moves".into());
             return (
                 Vec::new(),
@@ -643,34 +710,15 @@ impl TbpBot {
         if let Err(e) = self.ensure_thinker() {
             notes.push(e);
         }
-        let state = self.state.as_ref().expect("checked above");
-        let board = state.board;
-        let hold = state.hold;
-        let shown = self
-            .thinker
-            .as_ref()
-            .map_or(MAX_TBP_PREVIEW, |t| t.preview)
-            .min(state.queue.len() - 1);
-        let preview: Vec<Piece> = state.queue.iter().skip(1).take(shown).copied().collect();
-        let bag = state.bag_after(1 + shown).unwrap_or(BagState::FRESH);
-        let spawn = self.spawn(&board, current);
+        let position = self.position().expect("a current piece");
 
         // The PC player's move, within the think time.
         let mut source = SuggestionSource::Heuristic;
         let mut info = String::from("heuristic");
         let mut primary = None;
         if let Some(thinker) = &mut self.thinker {
-            let job = Job {
-                id: 0,
-                board,
-                current,
-                hold,
-                preview: preview.clone(),
-                bag,
-                spawn,
-            };
             let deadline = self.config.think_time.map(|t| started + t);
-            match thinker.decide(job, deadline) {
+            match thinker.decide(position.clone(), deadline) {
                 Ok(Some((mv, kind, chance))) => {
                     primary = mv;
                     if let Some(kind) = kind.filter(|_| mv.is_some()) {
@@ -689,6 +737,14 @@ impl TbpBot {
             }
         }
 
+        let Position {
+            board,
+            current,
+            hold,
+            preview,
+            bag,
+            spawn,
+        } = position;
         let view = GameView {
             board,
             current,
