@@ -635,8 +635,8 @@ proptest! {
             // Every move suggested is legal in the bot's position.
             for message in &response.messages {
                 if let BotMessage::Suggestion { moves, .. } = message {
-                    let state = bot.state().expect("moves only with a position");
                     for mv in moves {
+                        let state = bot.state().expect("moves only with a position");
                         let placement = placement_of(&mv.location).unwrap();
                         prop_assert!(placement.fits(&state.board));
                         prop_assert!(placement.rests_on(&state.board));

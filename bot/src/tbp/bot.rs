@@ -432,7 +432,8 @@ impl TbpBot {
 
     /// Reads one line (a JSON message). Blank lines are skipped; a line that is no
     /// message is reported in the notes and ignored, except a malformed `rules`, which is
-    /// read as rules with an unknown randomizer (the frontend waits for `ready`).
+    /// read as rules with an unknown randomizer (the frontend waits for `ready`), and a
+    /// malformed `start`, after which the bot has no position until the next one.
     pub fn handle_line(&mut self, line: &str) -> Response {
         let line = line.trim();
         if line.is_empty() {
@@ -455,6 +456,13 @@ impl TbpBot {
                         format!("malformed rules ({e}), read with an unknown randomizer: {shown}"),
                     );
                     return response;
+                }
+                if ty.as_deref() == Some("start") {
+                    // The frontend moved to a position the bot cannot read.
+                    self.state = None;
+                    return Response::note(format!(
+                        "start refused, malformed ({e}); no position until the next start: {shown}"
+                    ));
                 }
                 Response::note(format!("malformed message ignored ({e}): {shown}"))
             }
@@ -1130,6 +1138,14 @@ mod tests {
         let r = bot.handle(FrontendMessage::Play { mv: moves[0] });
         assert!(r.notes[0].contains("impossible play"), "{:?}", r.notes);
         assert_eq!(bot.stats().pieces, 1);
-        assert!(bot.stats().errors >= 8);
+        // A start that cannot be read: no position any more.
+        let r = bot.handle_line(r#"{"type":"start","hold":5,"queue":["T"]}"#);
+        assert!(
+            r.notes[0].contains("start refused, malformed"),
+            "{:?}",
+            r.notes
+        );
+        assert!(bot.state().is_none());
+        assert!(bot.stats().errors >= 9);
     }
 }
