@@ -54,8 +54,10 @@ pub struct TbpConfig {
     pub rules: Rules,
     /// The PC field graph.
     pub graph: GraphSource,
-    /// Previews the player uses (at most [`MAX_TBP_PREVIEW`]); `None`: the queue's length
-    /// at the first `suggest` minus the current piece.
+    /// Previews the player uses (at most [`MAX_TBP_PREVIEW`]); `None`: the length of the
+    /// first queue the bot is told (a `start`'s, else the queue at the first `suggest`)
+    /// minus the current piece. A longer queue is cut; with a shorter one the PC player
+    /// leaves the decision to its heuristic.
     pub preview: Option<usize>,
     /// How long a `suggest` waits for the PC player before the heuristic answers; `None`:
     /// as long as it takes.
