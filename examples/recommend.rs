@@ -36,6 +36,16 @@ const DEFAULT_BAG: &str = "IOSTZ";
 /// The `carry` column (`"carry"` in JSON): once every piece of the PC is in view, the piece
 /// a move can leave in hold for the next PC, the one it prefers; moves that tie on the
 /// chance are ranked by it.
+///
+/// Which positions are fast: the cost grows with the pieces of the PC not revealed yet
+/// (needed, plus one with hold, minus the hold and the queue). With the PC field graph
+/// of the rules (`graph build`), a position on its fields with the hold slot filled and
+/// one to four pieces unknown (the first decisions of every PC from an empty field) takes
+/// a fraction of a second; so does any position with at most two unknown. Without the
+/// graph, three or four unknown with the hold filled take the layered search about a
+/// second to ten. An empty hold slot, a 2-line PC or more than four unknown are left to
+/// the depth-first search, which can take hours: it shows its progress on a terminal and
+/// stops at --time-limit.
 #[derive(Parser)]
 #[command(
     name = "recommend",
@@ -90,6 +100,10 @@ struct Cli {
     /// this seed (text output)
     #[arg(long, value_name = "SEED")]
     play: Option<u64>,
+    /// Give up after this many seconds (the depth-first search, which the large questions
+    /// go to, stops between steps of a few seconds) [default: no limit]
+    #[arg(long = "time-limit", value_name = "SECONDS")]
+    time_limit: Option<f64>,
 }
 
 /// The hold slot as given: a piece or none.
@@ -276,15 +290,27 @@ fn main() {
         bad_position(e, &position);
     }
     let rules = cli.rules.rules(cli.hold_rule.allows_hold());
-    let graph = cli.graph.load(&rules, &cli.rules.build_hint());
     let options = SolverOptions {
         preview: position.preview.len(),
         two_line: cli.two_line,
         memory_limit: cli.memory.saturating_mul(1 << 20),
-        graph,
         ..SolverOptions::default()
     };
-    let mut solver = Solver::with_options(rules, options).unwrap_or_else(|e| fail(e));
+    let mut solver =
+        Solver::with_options(rules.clone(), options.clone()).unwrap_or_else(|e| fail(e));
+    // The graph only for the positions it can answer and the searches take long on
+    // (three or four pieces unknown): loading it costs more than the other answers take.
+    let worth_it = unknown_pieces(&position, rules.hold) >= 3;
+    if worth_it && solver.graph_could_answer(&position).unwrap_or(false) {
+        if let Some(graph) = cli.graph.load(&rules, &cli.rules.build_hint()) {
+            let with_graph = SolverOptions {
+                graph: Some(graph),
+                ..options
+            };
+            solver = Solver::with_options(rules, with_graph).unwrap_or_else(|e| fail(e));
+        }
+    }
+    let slow = Slow::new(&solver, &position, cli.time_limit, json);
 
     if let Some(seed) = cli.play {
         println!("{}", setup.describe());
@@ -293,7 +319,7 @@ fn main() {
     }
     if cli.best {
         let started = std::time::Instant::now();
-        let best = solver.best_move(&position).unwrap_or_else(|e| fail(e));
+        let best = slow.run(&mut solver, |s| s.best_move(&position));
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         if json {
             println!(
@@ -331,7 +357,7 @@ fn main() {
         return;
     }
     let started = std::time::Instant::now();
-    let recommendation = solver.recommend(&position).unwrap_or_else(|e| fail(e));
+    let recommendation = slow.run(&mut solver, |s| s.recommend(&position));
     let elapsed = started.elapsed();
     let chance = recommendation.chance;
 
@@ -521,4 +547,93 @@ fn draw(state: &mut u64, mut bag: PieceSet, count: usize) -> Vec<Piece> {
         drawn.push(piece);
     }
     drawn
+}
+
+/// How a question the depth-first search answers is run: in steps of some thousands of
+/// decisions, each about a second (what a step finished stays in the solver's tables, so
+/// the next goes on from there), with its progress on stderr when that is a terminal, and
+/// a time limit.
+struct Slow {
+    /// Whether the depth-first search answers (the other engines are not stepped).
+    stepped: bool,
+    limit: Option<std::time::Duration>,
+    shown: bool,
+}
+
+impl Slow {
+    /// Decisions of the first step.
+    const FIRST_STEP: u64 = 2_000;
+
+    fn new(solver: &Solver, position: &Position, limit: Option<f64>, json: bool) -> Slow {
+        let stepped = solver.engine_for(position).ok() == Some(Engine::DepthFirst);
+        let shown = stepped && pc_examples::show_progress(json, false);
+        if shown {
+            eprintln!(
+                "note: {} pieces of this PC are not revealed yet and the depth-first search \
+                 answers it: that can take long (see --help; --time-limit stops it)",
+                unknown_pieces(position, solver.rules().hold)
+            );
+        }
+        Slow {
+            stepped,
+            limit: limit.map(std::time::Duration::from_secs_f64),
+            shown,
+        }
+    }
+
+    /// `ask`, stepped when the depth-first search answers.
+    fn run<T>(
+        &self,
+        solver: &mut Solver,
+        ask: impl Fn(&mut Solver) -> Result<T, SolverError>,
+    ) -> T {
+        if !self.stepped {
+            return ask(solver).unwrap_or_else(|e| fail(e));
+        }
+        let started = std::time::Instant::now();
+        let spinner = pc_examples::spinner("searching", self.shown);
+        let mut step = Self::FIRST_STEP;
+        let mut searched = 0u64;
+        loop {
+            let step_started = std::time::Instant::now();
+            solver.set_work_limit(Some(step));
+            match ask(solver) {
+                Ok(found) => {
+                    spinner.finish_and_clear();
+                    solver.set_work_limit(None);
+                    return found;
+                }
+                Err(SolverError::WorkLimit(_)) => {
+                    searched += step;
+                    // Steps of about a second.
+                    if step_started.elapsed().as_secs_f64() < 0.5 {
+                        step *= 2;
+                    }
+                    let elapsed = started.elapsed();
+                    spinner.set_message(format!(
+                        "{searched} decisions searched in {:.0} s, {} MiB of tables",
+                        elapsed.as_secs_f64(),
+                        solver.memory_used() >> 20
+                    ));
+                    if self.limit.is_some_and(|limit| elapsed >= limit) {
+                        spinner.finish_and_clear();
+                        fail(format!(
+                            "stopped at --time-limit after {:.0} s and {searched} decisions, without an answer",
+                            elapsed.as_secs_f64()
+                        ));
+                    }
+                }
+                Err(e) => fail(e),
+            }
+        }
+    }
+}
+
+/// The pieces of the position's PC not revealed yet: needed (one more with hold) less the
+/// hold and the queue.
+fn unknown_pieces(position: &Position, hold: bool) -> usize {
+    let needed = pc_solver::PcField::new(position.field, position.clear_line)
+        .map_or(0, |f| f.pieces_needed() as usize);
+    let in_view = position.queue().len() + (hold && position.hold.is_some()) as usize;
+    (needed + hold as usize).saturating_sub(in_view)
 }

@@ -5,6 +5,8 @@
 mod game;
 mod heuristic;
 mod player;
+#[cfg(feature = "tbp")]
+pub mod tbp;
 mod tspin;
 
 pub use game::{

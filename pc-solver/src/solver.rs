@@ -3,7 +3,7 @@
 //! answers it, and turns what the engine found into moves with their keys.
 
 use crate::carry::{best_carry, cycle_phase, pieces_placed_mod_7};
-use crate::decision::{Decision, MAX_QUEUE, MoveTo};
+use crate::decision::{Decision, DecisionKey, MAX_QUEUE, MoveTo};
 use crate::engine::depth_first::DepthFirst;
 use crate::engine::known::{Goal, KnownSolver};
 use crate::engine::{Ask, Engine, StateValues, Tables, graph, layered};
@@ -146,7 +146,8 @@ impl Default for SolverOptions {
 /// The value of a position is 1 at a PC, 0 when none can be reached, and otherwise the
 /// best move's average over the piece the move reveals (see the crate README). Which
 /// engine answers a position is the solver's choice ([`Solver::engine_for`]); the values
-/// are the same whichever does.
+/// are the same whichever does. The last answers are kept too: a decision asked again, or
+/// reached again by other moves, is answered at once.
 ///
 /// ```
 /// use pc_solver::{Position, Rules, Solver};
@@ -169,6 +170,48 @@ pub struct Solver {
     rules: Rules,
     options: SolverOptions,
     tables: Tables,
+    /// The last answers, so that a decision asked again (or reached again by other
+    /// moves) is answered at once.
+    answers: Answers,
+}
+
+/// How many recent answers a solver keeps ([`Answers`]).
+const ANSWERS_KEPT: usize = 64;
+
+/// The last [`ANSWERS_KEPT`] rankings and best moves, by decision: the most recent last.
+#[derive(Default)]
+struct Answers {
+    recent: std::collections::VecDeque<(DecisionKey, Answer)>,
+}
+
+/// A remembered answer.
+#[derive(Clone)]
+enum Answer {
+    Ranking(Recommendation),
+    Best(BestMove),
+}
+
+impl Answers {
+    fn ranking(&self, key: &DecisionKey) -> Option<&Recommendation> {
+        self.recent.iter().rev().find_map(|(k, a)| match a {
+            Answer::Ranking(r) if k == key => Some(r),
+            _ => None,
+        })
+    }
+
+    fn best(&self, key: &DecisionKey) -> Option<&BestMove> {
+        self.recent.iter().rev().find_map(|(k, a)| match a {
+            Answer::Best(b) if k == key => Some(b),
+            _ => None,
+        })
+    }
+
+    fn keep(&mut self, key: DecisionKey, answer: Answer) {
+        if self.recent.len() == ANSWERS_KEPT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((key, answer));
+    }
 }
 
 impl Solver {
@@ -178,6 +221,7 @@ impl Solver {
             rules,
             options: SolverOptions::default(),
             tables: Tables::default(),
+            answers: Answers::default(),
         }
     }
 
@@ -201,6 +245,7 @@ impl Solver {
             rules,
             options,
             tables: Tables::default(),
+            answers: Answers::default(),
         })
     }
 
@@ -227,6 +272,7 @@ impl Solver {
     /// Forgets everything the solver remembers.
     pub fn clear(&mut self) {
         self.tables.clear();
+        self.answers = Answers::default();
     }
 
     /// Which engine answers the position, after the checks every question makes.
@@ -249,9 +295,41 @@ impl Solver {
         Ok(self.engine(&decision))
     }
 
+    /// Whether a PC field graph of the solver's rules built from the empty field could
+    /// answer the position ([`Engine::Graph`]): its clear line is at most 4 and its
+    /// pieces lie as the graph's walk takes them (the hold slot filled, or no hold; one to
+    /// four pieces not revealed yet). Only the graph knows whether the field is one of
+    /// its own; this tells, without one, whether loading it can help.
+    ///
+    /// ```
+    /// use pc_solver::{Position, Rules, Solver};
+    /// use pc_solver::Piece::*;
+    ///
+    /// let solver = Solver::new(Rules::default());
+    /// let start = Position::new(Default::default(), J).with_hold(Some(I)).with_preview(&[L, O, S, T, Z]);
+    /// assert!(solver.graph_could_answer(&start)?);
+    /// // Every piece in view: the known-queue search answers at once.
+    /// let pco = Position::new("##.....###/###....###/####...###/###....###".parse()?, T)
+    ///     .with_hold(Some(I))
+    ///     .with_preview(&[L, O, S, J, Z]);
+    /// assert!(!solver.graph_could_answer(&pco)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn graph_could_answer(&self, position: &Position) -> Result<bool, SolverError> {
+        let decision = self.decision(position)?;
+        Ok(decision.field.clear_line() <= 4 && decision.layers(self.rules.hold).is_some())
+    }
+
     /// The chance of a perfect clear from the position with best play.
     pub fn chance(&mut self, position: &Position) -> Result<Ratio, SolverError> {
         let decision = self.decision(position)?;
+        let key = decision.key();
+        if let Some(known) = self.answers.ranking(&key) {
+            return Ok(known.chance);
+        }
+        if let Some(known) = self.answers.best(&key) {
+            return Ok(known.chance);
+        }
         self.forget_if_full();
         if self.goal().reached(&decision.field) {
             return Ok(Ratio::ONE);
@@ -289,6 +367,10 @@ impl Solver {
     /// ```
     pub fn best_move(&mut self, position: &Position) -> Result<BestMove, SolverError> {
         let decision = self.decision(position)?;
+        let key = decision.key();
+        if let Some(known) = self.answers.best(&key) {
+            return Ok(known.clone());
+        }
         self.forget_if_full();
         let engine = self.engine(&decision);
         let (value, chosen, hold_first) = match engine {
@@ -317,20 +399,28 @@ impl Solver {
                 path: self.path(&decision.field, &mv.placement),
                 carry: None,
             });
-        Ok(BestMove {
+        let found = BestMove {
             chance: hold_first.unwrap_or(value),
             hold_first: hold_first.is_some(),
             best,
             engine,
-        })
+        };
+        self.answers.keep(key, Answer::Best(found.clone()));
+        Ok(found)
     }
 
     /// Every legal move of the position with its exact chance, best first, and a sample
     /// perfect clear for the best move.
     pub fn recommend(&mut self, position: &Position) -> Result<Recommendation, SolverError> {
         let decision = self.decision(position)?;
+        let key = decision.key();
+        if let Some(known) = self.answers.ranking(&key) {
+            return Ok(known.clone());
+        }
         let engine = self.engine(&decision);
-        self.recommend_decision(&decision, engine)
+        let found = self.recommend_decision(&decision, engine)?;
+        self.answers.keep(key, Answer::Ranking(found.clone()));
+        Ok(found)
     }
 
     /// As [`Solver::recommend`], answered by `engine` rather than the solver's choice:
@@ -531,14 +621,7 @@ impl Solver {
         let found = match engine {
             Engine::Graph => {
                 let graph = self.options.graph.as_deref().expect("the graph answers");
-                graph::search::values(
-                    graph,
-                    &mut self.tables.suffixes,
-                    decision,
-                    hold,
-                    two_line,
-                    ask,
-                )
+                graph::search::values(graph, &mut self.tables.graph, decision, hold, two_line, ask)
             }
             Engine::Layered => {
                 let goal = self.goal();
@@ -755,4 +838,146 @@ fn best_of(ranked: &[(Move, Ratio)]) -> Ratio {
 
 fn path_len(m: &RankedMove) -> usize {
     m.path.as_ref().map_or(usize::MAX, |p| p.inputs().len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::layered::MOVES_BY_HELPERS;
+
+    /// 9 pieces left with O held: the layered search values the moves.
+    fn nine_left() -> Position {
+        let queue: Vec<Piece> = "TSZLJI".chars().filter_map(Piece::from_char).collect();
+        Position::new("####......".parse().unwrap(), queue[0])
+            .with_hold(Some(Piece::O))
+            .with_preview(&queue[1..])
+            .with_bag("OTSZLJ".parse().unwrap())
+    }
+
+    fn solver(rules: Rules, preview: usize, threads: usize) -> Solver {
+        let options = SolverOptions {
+            preview,
+            threads,
+            ..SolverOptions::default()
+        };
+        Solver::with_options(rules, options).unwrap()
+    }
+
+    /// Threads share out the moves of a layered search: every move keeps its value, with
+    /// and without hold.
+    #[test]
+    fn threads_rank_the_moves_as_one_thread_does() {
+        let no_hold = Position::new(
+            "####....../####....../####....../####......"
+                .parse()
+                .unwrap(),
+            Piece::T,
+        )
+        .with_preview(&[Piece::S, Piece::Z])
+        .with_bag("IOLJ".parse().unwrap());
+        let cases = [
+            (Rules::default(), 5, nine_left()),
+            (Rules::without_hold(), 2, no_hold),
+        ];
+        for (rules, preview, position) in cases {
+            let mut one = solver(rules.clone(), preview, 1);
+            let alone = one.recommend(&position).unwrap();
+            assert_eq!(alone.engine, Engine::Layered);
+            let mut two = solver(rules, preview, 2);
+            let helped = || MOVES_BY_HELPERS.load(std::sync::atomic::Ordering::Relaxed);
+            let before = helped();
+            let shared = two.recommend(&position).unwrap();
+            assert_eq!(shared, alone, "{position:?}");
+            // The second thread valued some of the moves (the first takes many ms each).
+            assert!(helped() > before);
+            // Values differ from move to move, so a move valued wrongly would show.
+            assert!(alone.moves.iter().any(|m| m.chance != alone.chance));
+            // Asked again, with the fill orders every thread found in the solver's memo.
+            two.answers = Answers::default();
+            assert_eq!(two.recommend(&position).unwrap(), alone);
+        }
+    }
+
+    #[test]
+    fn a_state_budget_leaves_moves_unvalued_never_misvalued() {
+        let position = nine_left();
+        // The worst moves first, so that no certain move stops the valuing early.
+        let mut ranked = solver(Rules::default(), 5, 1)
+            .recommend(&position)
+            .unwrap()
+            .moves;
+        ranked.reverse();
+        let moves: Vec<Move> = ranked.iter().map(|m| m.mv).collect();
+        let exact = solver(Rules::default(), 5, 1)
+            .chances_of(&position, &moves, None)
+            .unwrap();
+        let expected: Vec<Option<Ratio>> = ranked.iter().map(|m| Some(m.chance)).collect();
+        // Every move up to the first certain one (if any) is valued, as `recommend` values
+        // it.
+        let all = expected
+            .iter()
+            .position(|v| *v == Some(Ratio::ONE))
+            .map_or(expected.len(), |c| c + 1);
+        assert_eq!(exact[..all], expected[..all]);
+        assert!(all > 10);
+        let mut cut_short = 0;
+        for budget in [0, 100, 2_000, 10_000, 40_000, u64::MAX] {
+            let values = solver(Rules::default(), 5, 1)
+                .chances_of(&position, &moves, Some(budget))
+                .unwrap();
+            // A prefix of the moves is valued, each exactly; the rest are not.
+            let valued = values.iter().take_while(|v| v.is_some()).count();
+            assert_eq!(values[..valued], exact[..valued], "budget {budget}");
+            assert!(
+                values[valued..].iter().all(Option::is_none),
+                "budget {budget}"
+            );
+            if 0 < valued && valued < all {
+                cut_short += 1;
+            }
+            if budget == 0 {
+                assert_eq!(valued, 0);
+            }
+            if budget == u64::MAX {
+                assert_eq!(values, exact);
+            }
+        }
+        // Some budgets in between cut the valuing short after some moves.
+        assert!(cut_short >= 2, "{cut_short}");
+    }
+
+    /// A decision asked again, or reached again, is answered from the solver's recent
+    /// answers, whatever its tables hold.
+    #[test]
+    fn a_decision_asked_again_is_answered_at_once() {
+        let position = nine_left();
+        let mut solver = solver(Rules::default(), 5, 1);
+        let ranking = solver.recommend(&position).unwrap();
+        let best = solver.best_move(&position).unwrap();
+        // Without the tables the layered search would have to walk again.
+        solver.tables.clear();
+        assert_eq!(solver.recommend(&position).unwrap(), ranking);
+        assert_eq!(solver.best_move(&position).unwrap(), best);
+        assert_eq!(solver.chance(&position).unwrap(), ranking.chance);
+        assert_eq!(solver.memory_used(), 0);
+        // Past its size the oldest answers go.
+        for k in 0..ANSWERS_KEPT {
+            solver.answers.keep(
+                Decision::from_position(
+                    &Position::new(Default::default(), Piece::ALL[k % 7]),
+                    true,
+                    0,
+                )
+                .unwrap()
+                .key(),
+                Answer::Best(best.clone()),
+            );
+        }
+        assert!(
+            solver
+                .answers
+                .ranking(&Decision::from_position(&position, true, 5).unwrap().key())
+                .is_none()
+        );
+    }
 }

@@ -107,7 +107,7 @@ pub(crate) struct Tables {
     pub(crate) known: known::KnownMemo,
     pub(crate) values: depth_first::Values,
     pub(crate) orders: layered::OrderMemo,
-    pub(crate) suffixes: graph::suffix::SuffixMemo,
+    pub(crate) graph: graph::GraphMemo,
 }
 
 /// Bytes a remembered state costs, counted generously (key, value, table overhead).
@@ -117,7 +117,7 @@ impl Tables {
     /// An estimate of the bytes the tables hold.
     pub(crate) fn bytes(&self) -> usize {
         (self.known.len() + self.values.len() + self.orders.len()) * BYTES_PER_STATE
-            + self.suffixes.bytes()
+            + self.graph.bytes()
     }
 
     /// How many states the depth-first search may keep within `bytes`.
@@ -129,6 +129,6 @@ impl Tables {
         self.known.clear();
         self.values.clear();
         self.orders.clear();
-        self.suffixes.clear();
+        self.graph.clear();
     }
 }

@@ -79,11 +79,13 @@ pub(crate) fn build(
     if built[0].len() == 0 {
         return Err(GraphError::NoPerfectClear);
     }
-    Ok(PcGraph {
+    let mut graph = PcGraph {
         rules: RulesId::of(rules),
         start: pack(&start),
         layers: built,
-    })
+    };
+    graph.index_small_layers();
+    Ok(graph)
 }
 
 /// The threads a build shares its layers among: the machine's (one in a browser).

@@ -1,5 +1,5 @@
 //! The graph's file: a header saying what it is, what it was built for and where each
-//! section is, then each layer's two sections.
+//! section is, then each layer's sections.
 //!
 //! ```text
 //! magic        8 bytes   "PCGRAPH\0"
@@ -7,33 +7,31 @@
 //! rules        u64       RulesId of the kick table and drop mode
 //! start        u64       the start field's key
 //! layers       u32       the number of layers
-//! per layer:   u64 fields, u64 edges, u64 bytes of its shape, u64 XXH3-64 of its shape,
-//!              u64 XXH3-64 of its moves
+//! per layer:   u64 fields, u64 edges, u64 bytes of its keys, u64 XXH3-64 of its keys and
+//!              counts, u64 XXH3-64 of its moves
 //! header hash  u64       XXH3-64 of every byte of the header before it
-//! per layer, its shape: the keys, ascending, as varint differences; then per field a
-//!              byte with a bit per piece that has moves and the number of moves of each
-//!              such piece in half-bytes (count - 1; 15 escapes to a varint of count - 16;
-//!              the half-byte after an odd last one is 0)
-//! per layer, its moves: a byte per edge, the placement's id (`moves.rs`), by field, then
-//!              piece, ascending
+//! per layer, its keys:   ascending, as varint differences
+//! per layer, its counts: a byte per field, its number of moves
+//! per layer, its moves:  a u16 per edge, the piece in the high byte and the placement's id
+//!                        (`moves.rs`) in the low one, by field, ascending
 //! ```
 //!
 //! An edge names a placement, not the field it leads to: a byte whatever the size of the
 //! next layer, and bytes that repeat from field to field, so that the file compresses
-//! well for a browser to download (`gzip`). Nothing in it is compressed: a native load
-//! reads the layers' sections side by side, each checked against its hash and decoded
-//! where it is read.
+//! well for a browser to download (`gzip`). Nothing in it is compressed: a load reads each
+//! layer's moves straight into their place in memory, checks every section against its
+//! hash, and decodes the keys, layers side by side.
 //!
 //! Integers are little-endian. A file is written to a temporary file beside its path and
 //! renamed over it when complete, so a crash or two builders at once never leave half a
 //! file. Loading checks the magic, the version, the rules and the hashes, then that every
-//! layer is well formed (keys valid, ascending and of the layer's number of pieces, ids
-//! within their piece's table and ascending, every field with a move but the last
+//! layer is well formed (keys valid, ascending and of the layer's number of pieces, moves
+//! of a piece and an id within the largest table, every field with a move but the last
 //! layer's), so a damaged file is an error, never a wrong answer.
 
 use super::key::{is_valid, pieces_needed};
-use super::moves::moves;
-use super::{GraphError, Layer, PcGraph, RulesId, edge_piece};
+use super::moves::MAX_IDS;
+use super::{GraphError, Layer, PcGraph, RulesId};
 use pc_srs::Piece;
 use std::io::Write;
 use std::path::Path;
@@ -42,7 +40,7 @@ use std::path::Path;
 const MAGIC: &[u8; 8] = b"PCGRAPH\0";
 
 /// The version of the format written; files of another version are not read.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Bytes of the header before the layers' table.
 const FIXED: usize = 8 + 4 + 8 + 8 + 4;
@@ -58,20 +56,34 @@ const MAX_LAYERS: usize = 11;
 struct Entry {
     fields: usize,
     edges: usize,
-    shape: usize,
+    /// Bytes of its keys.
+    keys: usize,
+    /// The hash of its keys and counts.
     shape_hash: u64,
     moves_hash: u64,
-    /// Where its shape starts in the file (its moves follow).
+    /// Where its keys start in the file (its counts, then its moves follow).
     at: usize,
+}
+
+impl Entry {
+    /// Bytes of its keys and counts.
+    fn shape(&self) -> usize {
+        self.keys + self.fields
+    }
+
+    /// Bytes of all its sections.
+    fn size(&self) -> usize {
+        self.shape() + 2 * self.edges
+    }
 }
 
 /// The bytes of a graph in the file format.
 pub(crate) fn encode(graph: &PcGraph) -> Vec<u8> {
-    let shapes: Vec<Vec<u8>> = graph.layers.iter().map(write_shape).collect();
-    let ids: Vec<Vec<u8>> = graph
+    let shapes: Vec<(Vec<u8>, usize)> = graph.layers.iter().map(write_shape).collect();
+    let moves: Vec<Vec<u8>> = graph
         .layers
         .iter()
-        .map(|layer| layer.edges.iter().map(|&e| e as u8).collect())
+        .map(|layer| layer.edges.iter().flat_map(|e| e.to_le_bytes()).collect())
         .collect();
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
@@ -79,79 +91,38 @@ pub(crate) fn encode(graph: &PcGraph) -> Vec<u8> {
     out.extend_from_slice(&graph.rules.value().to_le_bytes());
     out.extend_from_slice(&graph.start.to_le_bytes());
     out.extend_from_slice(&(graph.layers.len() as u32).to_le_bytes());
-    for ((layer, shape), ids) in graph.layers.iter().zip(&shapes).zip(&ids) {
+    for ((layer, (shape, keys)), moves) in graph.layers.iter().zip(&shapes).zip(&moves) {
         for n in [
             layer.len() as u64,
             layer.edge_count() as u64,
-            shape.len() as u64,
+            *keys as u64,
             xxhash_rust::xxh3::xxh3_64(shape),
-            xxhash_rust::xxh3::xxh3_64(ids),
+            xxhash_rust::xxh3::xxh3_64(moves),
         ] {
             out.extend_from_slice(&n.to_le_bytes());
         }
     }
     let header_hash = xxhash_rust::xxh3::xxh3_64(&out);
     out.extend_from_slice(&header_hash.to_le_bytes());
-    for (shape, ids) in shapes.iter().zip(&ids) {
+    for ((shape, _), moves) in shapes.iter().zip(&moves) {
         out.extend_from_slice(shape);
-        out.extend_from_slice(ids);
+        out.extend_from_slice(moves);
     }
     out
 }
 
-/// A layer's shape: keys, pieces and counts.
-fn write_shape(layer: &Layer) -> Vec<u8> {
+/// A layer's keys (varint differences) and counts (a byte per field), and the bytes of the
+/// keys.
+fn write_shape(layer: &Layer) -> (Vec<u8>, usize) {
     let mut shape = Vec::new();
     let mut previous = 0;
     for &key in &layer.keys {
         put_varint(&mut shape, key - previous);
         previous = key;
     }
-    for index in 0..layer.len() as u32 {
-        let mut counts = [0usize; 7];
-        for &e in layer.edges(index) {
-            counts[edge_piece(e)] += 1;
-        }
-        let mask = counts
-            .iter()
-            .enumerate()
-            .fold(0u8, |m, (p, &c)| m | ((c > 0) as u8) << p);
-        shape.push(mask);
-        let mut nibbles = Nibbles::default();
-        let mut escapes = Vec::new();
-        for &count in counts.iter().filter(|&&c| c > 0) {
-            nibbles.push(&mut shape, (count - 1).min(15) as u8);
-            if count > 15 {
-                escapes.push(count - 16);
-            }
-        }
-        nibbles.finish(&mut shape);
-        for count in escapes {
-            put_varint(&mut shape, count as u64);
-        }
-    }
-    shape
-}
-
-/// Half-bytes written two to a byte.
-#[derive(Default)]
-struct Nibbles {
-    low: Option<u8>,
-}
-
-impl Nibbles {
-    fn push(&mut self, out: &mut Vec<u8>, value: u8) {
-        match self.low.take() {
-            None => self.low = Some(value),
-            Some(low) => out.push(low | value << 4),
-        }
-    }
-
-    fn finish(self, out: &mut Vec<u8>) {
-        if let Some(low) = self.low {
-            out.push(low);
-        }
-    }
+    let keys = shape.len();
+    shape.extend_from_slice(layer.starts.counts());
+    (shape, keys)
 }
 
 /// Writes `graph` to `path` whole or not at all: to a temporary file in the same folder,
@@ -209,9 +180,14 @@ pub(crate) fn load(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
     let order = largest_first(&entries);
     let layers = in_parallel(&order, |k| {
         let e = entries[k];
-        let mut bytes = vec![0u8; e.shape + e.edges];
-        read_at(&file, &mut bytes, e.at as u64).map_err(|source| short(source, io))?;
-        read_layer(&bytes, &e, pieces_needed(start) - k as u32)
+        let mut shape = vec![0u8; e.shape()];
+        read_at(&file, &mut shape, e.at as u64).map_err(|source| short(source, io))?;
+        // The moves straight into their place.
+        let mut edges = vec![0u16; e.edges];
+        let at = (e.at + e.shape()) as u64;
+        read_at(&file, bytemuck::cast_slice_mut(&mut edges), at)
+            .map_err(|source| short(source, io))?;
+        read_layer(&shape, edges, &e, pieces_needed(start) - k as u32)
     })?;
     finish(start, rules, layers)
 }
@@ -258,11 +234,10 @@ pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError
     let order = largest_first(&entries);
     let layers = in_parallel(&order, |k| {
         let e = entries[k];
-        read_layer(
-            &bytes[e.at..e.at + e.shape + e.edges],
-            &e,
-            pieces_needed(start) - k as u32,
-        )
+        let (shape, moves) = bytes[e.at..e.at + e.size()].split_at(e.shape());
+        let mut edges = vec![0u16; e.edges];
+        bytemuck::cast_slice_mut::<u16, u8>(&mut edges).copy_from_slice(moves);
+        read_layer(shape, edges, &e, pieces_needed(start) - k as u32)
     })?;
     finish(start, rules, layers)
 }
@@ -322,26 +297,29 @@ fn read_header(bytes: &[u8], length: u64) -> Result<(u64, Vec<Entry>), GraphErro
     let mut at = end as u64 + 8;
     let mut entries = Vec::with_capacity(count);
     for _ in 0..count {
-        let [fields, edges, shape, shape_hash, moves_hash] =
+        let [fields, edges, keys, shape_hash, moves_hash] =
             [(); 5].map(|()| reader.u64().expect("the header was read whole"));
-        // Every field takes a byte of the shape, every edge a byte of the moves: larger
-        // counts cannot be right (and are not allocated).
-        if fields > shape || fields > super::MAX_FIELDS as u64 || edges > u64::from(u32::MAX) {
+        // Every field takes a byte of the keys: larger counts cannot be right, and sizes
+        // past the file's end are not allocated.
+        if fields > keys
+            || fields > super::MAX_FIELDS as u64
+            || edges > u64::from(u32::MAX)
+            || keys > length
+            || edges > length
+        {
             return Err(GraphError::Malformed("a layer's size"));
         }
-        let size = shape
-            .checked_add(edges)
-            .ok_or(GraphError::Malformed("a layer's size"))?;
-        entries.push(Entry {
+        let entry = Entry {
             fields: fields as usize,
             edges: edges as usize,
-            shape: shape as usize,
+            keys: keys as usize,
             shape_hash,
             moves_hash,
             at: at as usize,
-        });
+        };
+        entries.push(entry);
         at = at
-            .checked_add(size)
+            .checked_add(entry.size() as u64)
             .ok_or(GraphError::Malformed("a layer's size"))?;
     }
     match at.cmp(&length) {
@@ -355,7 +333,7 @@ fn read_header(bytes: &[u8], length: u64) -> Result<(u64, Vec<Entry>), GraphErro
 /// end together.
 fn largest_first(entries: &[Entry]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(entries[k].shape + entries[k].edges));
+    order.sort_by_key(|&k| std::cmp::Reverse(entries[k].size()));
     order
 }
 
@@ -364,11 +342,13 @@ fn finish(start: u64, rules: RulesId, layers: Vec<Layer>) -> Result<PcGraph, Gra
     if layers[0].keys != [start] {
         return Err(GraphError::Malformed("the first layer"));
     }
-    Ok(PcGraph {
+    let mut graph = PcGraph {
         rules,
         start,
         layers,
-    })
+    };
+    graph.index_small_layers();
+    Ok(graph)
 }
 
 /// `work(k)` for each `k` of `order`, on the machine's threads (a thread takes the next
@@ -417,83 +397,51 @@ fn in_parallel<T: Send>(
     results.into_iter().map(|(_, r)| r).collect()
 }
 
-/// A layer from its two sections (`bytes`: the shape, then the moves), checked against
-/// their hashes: every key a field that needs `pieces` pieces, ascending, every id one of
-/// its piece's and ascending, and every field with a move but in the last layer
-/// (`pieces = 0`).
-fn read_layer(bytes: &[u8], entry: &Entry, pieces: u32) -> Result<Layer, GraphError> {
+/// A layer from its sections (`shape`: its keys and counts; `edges`: its moves as read),
+/// checked against their hashes: every key a field that needs `pieces` pieces, ascending,
+/// every move of a piece and an id within the largest table, and every field with a move
+/// but in the last layer (`pieces = 0`).
+fn read_layer(
+    shape: &[u8],
+    mut edges: Vec<u16>,
+    entry: &Entry,
+    pieces: u32,
+) -> Result<Layer, GraphError> {
     let malformed = GraphError::Malformed;
-    let (shape, ids) = bytes.split_at(entry.shape);
     if xxhash_rust::xxh3::xxh3_64(shape) != entry.shape_hash
-        || xxhash_rust::xxh3::xxh3_64(ids) != entry.moves_hash
+        || xxhash_rust::xxh3::xxh3_64(bytemuck::cast_slice(&edges)) != entry.moves_hash
     {
         return Err(GraphError::Checksum);
     }
-    let mut shape = Reader {
-        bytes: shape,
-        at: 0,
-    };
-    let keys = read_keys(&mut shape, entry.fields, pieces)?;
-    let table = moves();
-    let sizes: [usize; 7] = Piece::ALL.map(|p| table.of(p).len());
-    let mut starts = Vec::with_capacity(entry.fields + 1);
-    starts.push(0u32);
-    let mut edges: Vec<u16> = Vec::with_capacity(entry.edges);
-    let mut next_id = 0;
-    for _ in 0..entry.fields {
-        let mask = shape.byte()?;
-        if mask >> 7 != 0 {
-            return Err(malformed("a field's pieces"));
-        }
-        if (mask == 0) != (pieces == 0) {
+    // The file is little-endian.
+    for e in edges.iter_mut() {
+        *e = u16::from_le(*e);
+    }
+    let (keys, counts) = shape.split_at(entry.keys);
+    let mut reader = Reader { bytes: keys, at: 0 };
+    let keys = read_keys(&mut reader, entry.fields, pieces)?;
+    if reader.at != entry.keys {
+        return Err(malformed("a layer's keys"));
+    }
+    let mut at = 0usize;
+    for &count in counts {
+        if (count == 0) != (pieces == 0) {
             return Err(malformed("a field's moves"));
         }
-        // The counts of the pieces with moves: half-bytes, then the escapes.
-        let present = mask.count_ones() as usize;
-        let mut counts = [0usize; 7];
-        for pair in 0..present.div_ceil(2) {
-            let byte = shape.byte()?;
-            counts[2 * pair] = usize::from(byte & 0xf) + 1;
-            if 2 * pair + 1 < present {
-                counts[2 * pair + 1] = usize::from(byte >> 4) + 1;
-            } else if byte >> 4 != 0 {
-                return Err(malformed("a field's counts"));
-            }
-        }
-        let mut total = 0;
-        for count in counts[..present].iter_mut() {
-            if *count == 16 {
-                let extra = shape.varint()?;
-                if extra > super::MAX_EDGES as u64 {
-                    return Err(malformed("a count"));
-                }
-                *count = 16 + extra as usize;
-            }
-            total += *count;
-        }
-        if total > super::MAX_EDGES || edges.len() + total > entry.edges {
-            return Err(malformed("a field's moves"));
-        }
-        let mut counts = counts.iter();
-        for piece in (0..7).filter(|p| mask >> p & 1 == 1) {
-            let count = *counts.next().expect("a count per piece present");
-            let tag = (piece as u16) << 8;
-            let mut before = -1i32;
-            for &id in &ids[next_id..next_id + count] {
-                if i32::from(id) <= before || usize::from(id) >= sizes[piece] {
-                    return Err(malformed("a move"));
-                }
-                before = i32::from(id);
-                edges.push(tag | u16::from(id));
-            }
-            next_id += count;
-        }
-        starts.push(edges.len() as u32);
+        at += usize::from(count);
     }
-    if shape.at != shape.bytes.len() || edges.len() != entry.edges {
-        return Err(malformed("a layer's shape"));
+    if at != edges.len() {
+        return Err(malformed("a layer's moves"));
     }
-    Ok(Layer::new(keys, starts, edges))
+    // Every move of a piece and within the largest table (a move past its own piece's
+    // table, which only a forged file has, leads nowhere: see `edge_move`).
+    let (pieces_seen, ids_seen) = edges
+        .iter()
+        .fold((0u16, 0u16), |(p, i), &e| (p.max(e >> 8), i.max(e & 0xff)));
+    if pieces_seen >= Piece::COUNT as u16 || usize::from(ids_seen) >= MAX_IDS {
+        return Err(malformed("a move"));
+    }
+    Ok(Layer::new(keys, counts.to_vec(), edges))
 }
 
 /// A layer's keys, ascending varint differences, each a field needing `pieces` pieces.
@@ -634,8 +582,15 @@ mod tests {
                 u64::from_le_bytes(bytes[entry + 8 * i..entry + 8 * i + 8].try_into().unwrap())
                     as usize
             };
-            let (edges, shape) = (word(1), word(2));
-            let Some(end) = at.checked_add(shape).and_then(|e| e.checked_add(edges)) else {
+            let (fields, edges, keys) = (word(0), word(1), word(2));
+            let Some(shape) = keys.checked_add(fields) else {
+                return bytes;
+            };
+            let Some(end) = edges
+                .checked_mul(2)
+                .and_then(|m| m.checked_add(shape))
+                .and_then(|n| n.checked_add(at))
+            else {
                 return bytes;
             };
             if end > bytes.len() {
@@ -727,7 +682,7 @@ mod tests {
         // The last layer's only field is the cleared one, with no moves: give it one.
         let last = FIXED + (graph.layers.len() - 1) * ENTRY;
         forged[last + 8] = 1;
-        forged.push(0);
+        forged.extend_from_slice(&[0, 0]);
         assert!(matches!(
             decode(&resealed(forged), id()),
             Err(GraphError::Malformed(_))

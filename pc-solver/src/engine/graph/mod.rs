@@ -76,10 +76,13 @@
 //! ([`PcGraph::file_name`]).
 
 mod build;
+mod children;
 mod file;
 mod key;
+mod lookup;
 mod moves;
 pub(crate) mod search;
+mod starts;
 pub(crate) mod suffix;
 
 pub use build::{BuildProgress, BuildStage};
@@ -176,10 +179,33 @@ pub(crate) fn edge_piece(edge: u16) -> usize {
     usize::from(edge >> 8)
 }
 
-/// The placement of an edge.
+/// The placement of an edge; `None` for an id past its piece's table (a forged file).
 #[inline]
-pub(crate) fn edge_move(edge: u16) -> &'static moves::Move {
-    &moves::moves().of(Piece::ALL[edge_piece(edge)])[usize::from(edge & 0xff)]
+pub(crate) fn edge_move(edge: u16) -> Option<&'static moves::Move> {
+    moves::moves()
+        .of(*Piece::ALL.get(edge_piece(edge))?)
+        .get(usize::from(edge & 0xff))
+}
+
+/// What the walks learn of a graph, kept from one decision to the next: the sets of
+/// queues that finish its fields, and the child indices found.
+#[derive(Default)]
+pub(crate) struct GraphMemo {
+    pub(crate) suffixes: suffix::SuffixMemo,
+    pub(crate) children: children::ChildMemo,
+}
+
+impl GraphMemo {
+    /// Forgets everything.
+    pub(crate) fn clear(&mut self) {
+        self.suffixes.clear();
+        self.children.clear();
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.suffixes.bytes() + self.children.bytes()
+    }
 }
 
 /// The most fields a layer may have (a limit of the format).
@@ -196,64 +222,106 @@ const SAMPLE: usize = 64;
 /// A field is named by its key ([`key::pack`]) and by its index in its layer, the order
 /// of the keys. An edge names a placement: the child's key follows from the field's key
 /// ([`moves::child`]), and its index from the next layer's keys ([`Layer::find`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Layer {
     /// The fields' keys ([`key::pack`]), ascending, by index.
     pub(crate) keys: Vec<u64>,
-    /// Where each field's edges start in `edges`, by index, and where the last ends.
-    pub(crate) starts: Vec<u32>,
+    /// Where each field's edges are in `edges`.
+    pub(crate) starts: starts::Starts,
     /// Every field's edges ([`edge`]), by piece, then id.
     pub(crate) edges: Vec<u16>,
     /// Every [`SAMPLE`]-th key: a small index over `keys` that stays in cache.
     samples: Vec<u64>,
+    /// The keys' indices by hash, for [`Layer::find`]; `None` for a layer too large for it.
+    table: Option<lookup::KeyTable>,
+    /// For a layer whose next layer is small (at most [`SMALL_NEXT`] fields): each edge's
+    /// child index, found once (the suffix tables read these edges millions of times).
+    /// Empty otherwise.
+    children: Vec<u32>,
 }
 
-impl Default for Layer {
-    fn default() -> Self {
-        Layer {
-            keys: Vec::new(),
-            starts: vec![0],
-            edges: Vec::new(),
-            samples: Vec::new(),
-        }
+/// The most fields a next layer may have for a layer to keep its edges' child indices.
+const SMALL_NEXT: usize = 1 << 16;
+
+use children::NO_CHILD;
+
+/// Two layers are equal when their fields and edges are: the rest is found from them.
+impl PartialEq for Layer {
+    fn eq(&self, other: &Self) -> bool {
+        self.keys == other.keys && self.starts == other.starts && self.edges == other.edges
     }
 }
 
+impl Eq for Layer {}
+
 impl Layer {
-    /// A layer of these fields and edges (checked by the caller: keys ascending, starts
-    /// ascending from 0 to the number of edges).
-    pub(crate) fn new(keys: Vec<u64>, starts: Vec<u32>, edges: Vec<u16>) -> Layer {
+    /// A layer of these fields, their numbers of edges and the edges (checked by the
+    /// caller: keys ascending, as many counts, counts adding up to the edges).
+    pub(crate) fn new(keys: Vec<u64>, counts: Vec<u8>, edges: Vec<u16>) -> Layer {
         let mut layer = Layer {
             keys,
-            starts,
+            starts: starts::Starts::from_counts(counts),
             edges,
             samples: Vec::new(),
+            table: None,
+            children: Vec::new(),
         };
         layer.index();
         layer
     }
 
-    /// Makes the samples of [`Layer::find`] once the keys are all in.
+    /// Makes the table (or the samples) of [`Layer::find`] once the keys are all in.
     pub(crate) fn index(&mut self) {
-        self.samples = self.keys.iter().step_by(SAMPLE).copied().collect();
+        self.table = lookup::KeyTable::new(&self.keys);
+        self.samples = if self.table.is_some() {
+            Vec::new()
+        } else {
+            self.keys.iter().step_by(SAMPLE).copied().collect()
+        };
     }
 
     /// The edges of field `index`.
     #[inline]
     pub(crate) fn edges(&self, index: u32) -> &[u16] {
-        let index = index as usize;
-        &self.edges[self.starts[index] as usize..self.starts[index + 1] as usize]
+        &self.edges[self.starts.range(index as usize)]
     }
 
-    /// The index of the field with this key, if the layer has it: a binary search of the
-    /// samples (in cache), then of one block of keys.
+    /// The child indices of the edges of field `index`, when the layer keeps them
+    /// ([`Layer::children`]).
+    #[inline]
+    pub(crate) fn children_of(&self, index: u32) -> Option<&[u32]> {
+        if self.children.is_empty() {
+            return None;
+        }
+        Some(&self.children[self.starts.range(index as usize)])
+    }
+
+    /// The index of the field with this key, if the layer has it: by the hash table, or
+    /// for a layer too large for one, a binary search of the samples (in cache), then of
+    /// one block of keys.
     #[inline]
     pub(crate) fn find(&self, key: u64) -> Option<u32> {
+        if let Some(table) = &self.table {
+            return table.find(&self.keys, key);
+        }
         let block = self.samples.partition_point(|&s| s <= key).checked_sub(1)?;
         let start = block * SAMPLE;
         let end = (start + SAMPLE).min(self.keys.len());
         let at = self.keys[start..end].binary_search(&key).ok()?;
         Some((start + at) as u32)
+    }
+
+    /// [`Layer::find`] of several keys, into `out` ([`NO_CHILD`] for a key that is not
+    /// there), their cache misses overlapping.
+    pub(crate) fn find_many(&self, wanted: &[u64], out: &mut [u32]) {
+        match &self.table {
+            Some(table) => table.find_many(&self.keys, wanted, out),
+            None => {
+                for (&key, out) in wanted.iter().zip(out) {
+                    *out = self.find(key).unwrap_or(NO_CHILD);
+                }
+            }
+        }
     }
 
     /// The number of fields.
@@ -266,13 +334,13 @@ impl Layer {
         self.edges.len()
     }
 
-    /// Adds a field (keys must come in ascending order) with its edges.
     /// Adds a field (keys must come in ascending order) with its edges; the index of
     /// [`Layer::find`] is made by [`Layer::index`] once every field is in.
     pub(crate) fn push(&mut self, key: u64, edges: &[u16]) {
+        debug_assert!(edges.len() <= MAX_EDGES);
         self.keys.push(key);
         self.edges.extend_from_slice(edges);
-        self.starts.push(self.edges.len() as u32);
+        self.starts.push(edges.len() as u8);
     }
 }
 
@@ -456,13 +524,47 @@ impl PcGraph {
         key::unpack(self.layers[layer].keys[index as usize])
     }
 
-    /// The index in layer `layer + 1` of the field that the move of `edge` from field
-    /// `index` of layer `layer` leads to; `None` when the graph does not have it (never,
-    /// for a graph built by this crate).
+    /// The index in layer `layer + 1` of the field that move `j` of field `index` of
+    /// layer `layer` leads to; `None` when the graph does not have it (never, for a graph
+    /// built by this crate).
     #[inline]
-    pub(crate) fn child(&self, layer: usize, index: u32, edge: u16) -> Option<u32> {
-        let key = moves::child(self.layers[layer].keys[index as usize], edge_move(edge))?;
+    pub(crate) fn child(&self, layer: usize, index: u32, j: usize) -> Option<u32> {
+        let this = &self.layers[layer];
+        let at = this.starts.range(index as usize).start + j;
+        if !this.children.is_empty() {
+            return Some(this.children[at]).filter(|&c| c != NO_CHILD);
+        }
+        let key = moves::child(this.keys[index as usize], edge_move(this.edges[at])?)?;
         self.layers.get(layer + 1)?.find(key)
+    }
+
+    /// Finds the child indices of the layers whose next layer is small (see
+    /// [`Layer::children`]), once a graph is built or read.
+    pub(crate) fn index_small_layers(&mut self) {
+        for k in 0..self.layers.len().saturating_sub(1) {
+            if self.layers[k + 1].len() > SMALL_NEXT {
+                continue;
+            }
+            let (this, rest) = self.layers.split_at_mut(k + 1);
+            let (layer, next) = (&mut this[k], &rest[0]);
+            let at: ahash::AHashMap<u64, u32> = next
+                .keys
+                .iter()
+                .enumerate()
+                .map(|(i, &key)| (key, i as u32))
+                .collect();
+            let mut children = Vec::with_capacity(layer.edges.len());
+            for index in 0..layer.len() {
+                let key = layer.keys[index];
+                for &e in layer.edges(index as u32) {
+                    let child = edge_move(e)
+                        .and_then(|m| moves::child(key, m))
+                        .and_then(|c| at.get(&c).copied());
+                    children.push(child.unwrap_or(NO_CHILD));
+                }
+            }
+            layer.children = children;
+        }
     }
 
     /// Where a field is: its layer and its index there, when the graph has it.
@@ -478,23 +580,27 @@ impl PcGraph {
 }
 
 impl PcGraph {
-    /// Per layer: its fields, its edges, and an XXH3-64 of every (field key, piece, child
-    /// key) in order of field, piece and child key: what the graph says, whatever the
-    /// format (for checking one build against another).
+    /// Per layer: its fields, its distinct (field, piece, child) edges, and an XXH3-64 of
+    /// them (field key, piece, child key) in order of field, piece and child key: what the
+    /// graph says, whatever the format (for checking one build against another; two
+    /// placements of a piece that leave the same field are one such edge).
     #[cfg(test)]
     pub(crate) fn digest(&self) -> Vec<(usize, usize, u64)> {
         let mut out = Vec::new();
         for (k, layer) in self.layers.iter().enumerate() {
             let mut bytes: Vec<u8> = Vec::new();
+            let mut edges = 0;
             for i in 0..layer.len() as u32 {
                 let key = layer.keys[i as usize];
                 let mut by_piece: [Vec<u64>; 7] = Default::default();
-                for &e in layer.edges(i) {
-                    let child = self.child(k, i, e).expect("a child in the next layer");
+                for (j, &e) in layer.edges(i).iter().enumerate() {
+                    let child = self.child(k, i, j).expect("a child in the next layer");
                     by_piece[edge_piece(e)].push(self.layers[k + 1].keys[child as usize]);
                 }
                 for (p, list) in by_piece.iter_mut().enumerate() {
                     list.sort_unstable();
+                    list.dedup();
+                    edges += list.len();
                     for &c in list.iter() {
                         bytes.extend_from_slice(&key.to_le_bytes());
                         bytes.push(p as u8);
@@ -505,11 +611,7 @@ impl PcGraph {
                     bytes.extend_from_slice(&key.to_le_bytes());
                 }
             }
-            out.push((
-                layer.len(),
-                layer.edge_count(),
-                xxhash_rust::xxh3::xxh3_64(&bytes),
-            ));
+            out.push((layer.len(), edges, xxhash_rust::xxh3::xxh3_64(&bytes)));
         }
         out
     }
@@ -584,7 +686,7 @@ mod tests {
                 bag: bag.remaining().bits(),
                 hold_used: false,
             };
-            let mut memo = suffix::SuffixMemo::default();
+            let mut memo = GraphMemo::default();
             let by_graph =
                 search::values(graph, &mut memo, &decision, rules.hold, false, Ask::Every)
                     .expect("the walk applies");
@@ -621,6 +723,33 @@ mod tests {
             compared += graph_values.len();
         }
         compared
+    }
+
+    proptest::proptest! {
+        /// Finding a key, one or several at a time, by the table or by the samples (a
+        /// layer too large for a table), is a binary search of the keys.
+        #[test]
+        fn finding_a_key_is_a_binary_search(
+            keys in proptest::collection::btree_set(0u64..1000, 0..300),
+            wanted in proptest::collection::vec(0u64..1000, 0..40),
+        ) {
+            let mut layer = Layer::new(keys.iter().copied().collect(), vec![0; keys.len()], Vec::new());
+            let expected: Vec<u32> = wanted
+                .iter()
+                .map(|key| layer.keys.binary_search(key).map_or(NO_CHILD, |i| i as u32))
+                .collect();
+            for by_samples in [false, true] {
+                if by_samples {
+                    layer.table = None;
+                    layer.samples = layer.keys.iter().step_by(SAMPLE).copied().collect();
+                }
+                let one: Vec<u32> = wanted.iter().map(|&key| layer.find(key).unwrap_or(NO_CHILD)).collect();
+                proptest::prop_assert_eq!(&one, &expected);
+                let mut many = vec![0; wanted.len()];
+                layer.find_many(&wanted, &mut many);
+                proptest::prop_assert_eq!(&many, &expected);
+            }
+        }
     }
 
     #[test]

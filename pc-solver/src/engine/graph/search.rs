@@ -25,8 +25,9 @@
 //! time, leaving a state as soon as its best move wins everything; both give the same
 //! values (tested).
 
+use super::children::{ChildMemo, NO_CHILD};
 use super::suffix::SuffixMemo;
-use super::{PcGraph, edge_piece};
+use super::{GraphMemo, PcGraph, edge_move, edge_piece, moves};
 use crate::decision::{Decision, State, hold_code};
 use crate::engine::{Ask, StateValues};
 use crate::field::PcField;
@@ -41,10 +42,10 @@ pub(crate) fn applies(graph: &PcGraph, decision: &Decision, hold_rule: bool) -> 
 
 /// The values of the states the decision's moves lead to, or `None` when the walk does
 /// not answer it (see [`applies`]); `ask` says which (the walk has no state budget).
-/// `suffixes` keeps what it learns for later decisions.
+/// `memo` keeps what it learns for later decisions.
 pub(crate) fn values(
     graph: &PcGraph,
-    suffixes: &mut SuffixMemo,
+    memo: &mut GraphMemo,
     decision: &Decision,
     hold_rule: bool,
     two_line: bool,
@@ -79,7 +80,7 @@ pub(crate) fn values(
     });
     let walked = move_values(
         graph,
-        suffixes,
+        memo,
         &root,
         (layers.unknown, layers.last_known),
         wanted.as_deref(),
@@ -130,22 +131,23 @@ struct MoveValues {
 
 /// The values of the moves of the root, or `None` when the walk does not apply: every
 /// state a move leads to, or with `only` those states, in that order; with
-/// `stop_when_certain`, none after the first that wins every continuation. `suffixes`
+/// `stop_when_certain`, none after the first that wins every continuation. `memo`
 /// keeps what it learns for later decisions.
 fn move_values(
     graph: &PcGraph,
-    suffixes: &mut SuffixMemo,
+    memo: &mut GraphMemo,
     root: &Root<'_>,
     (m, last): (usize, usize),
     only: Option<&[(u32, u8)]>,
     stop_when_certain: bool,
 ) -> MoveValues {
-    let mut walk = Walk::new(graph, suffixes, root, m, last);
+    let mut walk = Walk::new(graph, memo, root, m, last);
     let count = walk.space.count;
     let children: Vec<(u32, u8)> = match only {
         Some(states) => states.to_vec(),
         None => walk
             .children(0, root.at.1, root.hold)
+            .into_iter()
             .filter(|&(_, held)| root.may_hold || held == root.hold)
             .collect(),
     };
@@ -178,7 +180,7 @@ fn move_values(
 
 /// With `stop_when_certain`, the moves walked one at a time depth first before the rest
 /// go layer by layer (the count that played 10-PC games fastest, `CHANGELOG.md`).
-const DEPTH_FIRST_MOVES: usize = 4;
+const DEPTH_FIRST_MOVES: usize = 2;
 
 /// The continuations a bag can give, laid out as the module docs say.
 struct Space {
@@ -370,12 +372,34 @@ struct Walk<'g, 's> {
     scratch: Vec<u64>,
     /// The set of a state below one of layer `m - 1`.
     below: Vec<u64>,
+    /// The child indices of the moves of the last layer's fields ([`Walk::prepare_leaves`]).
+    leaf_children: LeafChildren,
+    /// The child indices found depth first, kept from one decision to the next.
+    children: &'s mut ChildMemo,
+}
+
+/// For some fields of a layer (ascending), where each one's moves start and the index of
+/// the field each move leads to ([`NO_CHILD`] when there is none).
+#[derive(Default)]
+struct LeafChildren {
+    fields: Vec<u32>,
+    starts: Vec<u32>,
+    children: Vec<u32>,
+}
+
+impl LeafChildren {
+    /// The children of the moves of `field`, when they were found.
+    #[inline]
+    fn of(&self, field: u32) -> Option<&[u32]> {
+        let p = self.fields.binary_search(&field).ok()?;
+        Some(&self.children[self.starts[p] as usize..self.starts[p + 1] as usize])
+    }
 }
 
 impl<'g, 's> Walk<'g, 's> {
     fn new(
         graph: &'g PcGraph,
-        suffixes: &'s mut SuffixMemo,
+        memo: &'s mut GraphMemo,
         root: &Root<'_>,
         m: usize,
         last: usize,
@@ -397,7 +421,8 @@ impl<'g, 's> Walk<'g, 's> {
         }
         Walk {
             graph,
-            suffixes,
+            suffixes: &mut memo.suffixes,
+            children: &mut memo.children,
             base: root.at.0,
             sequence,
             first: root.hold_rule as usize,
@@ -413,6 +438,7 @@ impl<'g, 's> Walk<'g, 's> {
             sums: (0..m).map(|_| AHashMap::new()).collect(),
             distinct: AHashMap::new(),
             arena: Vec::new(),
+            leaf_children: LeafChildren::default(),
         }
     }
 
@@ -434,6 +460,7 @@ impl<'g, 's> Walk<'g, 's> {
             self.expand(k, &mut above[k], &mut below[0]);
         }
         // The last layer's sets, in the order of the graph's fields.
+        self.prepare_leaves(&levels[self.last].states);
         let last = &levels[self.last];
         let sets: Vec<u32> = last
             .states
@@ -481,17 +508,23 @@ impl<'g, 's> Walk<'g, 's> {
     /// The children of the states of layer `k` (`level`): the states of layer `k + 1`
     /// (`next`), sorted, and for each state of `level` the indices of its children.
     fn expand(&self, k: usize, level: &mut Level, next: &mut Level) {
-        // (child state, parent index) as one word, the child in the high half.
-        let mut pairs: Vec<u64> = Vec::new();
-        for (i, &s) in level.states.iter().enumerate() {
-            if self.is_two_line_pc(k, s >> 3) {
-                continue; // a PC already: nothing below it is looked at
+        // (child state, parent index) as one word, the child in the high half, sorted by
+        // the child.
+        let pairs = if self.graph.layers[self.base + k].children.is_empty() {
+            self.children_by_key(k, level)
+        } else {
+            let mut pairs: Vec<u64> = Vec::new();
+            for (i, &s) in level.states.iter().enumerate() {
+                if self.is_two_line_pc(k, s >> 3) {
+                    continue; // a PC already: nothing below it is looked at
+                }
+                for (at, held) in self.indexed_children(k, s >> 3, (s & 7) as u8) {
+                    pairs.push(u64::from(state(at, held)) << 32 | i as u64);
+                }
             }
-            for (at, held) in self.children(k, s >> 3, (s & 7) as u8) {
-                pairs.push(u64::from(state(at, held)) << 32 | i as u64);
-            }
-        }
-        sort_by_high_half(&mut pairs);
+            sort_by_high_half(&mut pairs);
+            pairs
+        };
         let mut child_of = Vec::with_capacity(pairs.len());
         for &pair in &pairs {
             let child = (pair >> 32) as u32;
@@ -517,6 +550,89 @@ impl<'g, 's> Walk<'g, 's> {
         }
         level.starts = starts;
         level.children = children;
+    }
+
+    /// [`Walk::expand`]'s pairs for a layer whose children are found by key: every
+    /// child's key with its hold slot and parent, sorted by the key (which is the order of
+    /// the next layer's fields), then each distinct key's index found by searching on from
+    /// the last one.
+    fn children_by_key(&self, k: usize, level: &Level) -> Vec<u64> {
+        let layer = &self.graph.layers[self.base + k];
+        let next = &self.graph.layers[self.base + k + 1];
+        let current = self.sequence[k + self.first];
+        let mut keyed: Vec<(u64, u32)> = Vec::new();
+        for (i, &s) in level.states.iter().enumerate() {
+            let (field, held) = (s >> 3, (s & 7) as u8);
+            if self.is_two_line_pc(k, field) {
+                continue; // a PC already: nothing below it is looked at
+            }
+            let swap = self.hold_rule && held != current;
+            let key = layer.keys[field as usize];
+            for &e in layer.edges(field) {
+                let piece = edge_piece(e) as u8;
+                let hold_after = if piece == current {
+                    held
+                } else if swap && piece == held {
+                    current
+                } else {
+                    continue;
+                };
+                if let Some(child) = edge_move(e).and_then(|m| moves::child(key, m)) {
+                    keyed.push((child << 3 | u64::from(hold_after), i as u32));
+                }
+            }
+        }
+        let wanted: Vec<u64> = keyed.iter().map(|&(word, _)| word >> 3).collect();
+        let mut found = vec![NO_CHILD; wanted.len()];
+        next.find_many(&wanted, &mut found);
+        let mut pairs: Vec<u64> = keyed
+            .iter()
+            .zip(found)
+            .filter(|&(_, at)| at != NO_CHILD)
+            .map(|(&(word, parent), at)| {
+                u64::from(state(at, (word & 7) as u8)) << 32 | u64::from(parent)
+            })
+            .collect();
+        sort_by_high_half(&mut pairs);
+        pairs
+    }
+
+    /// Finds, in one sorted pass, the child indices of the moves of the distinct fields
+    /// of the last layer's states, for [`Walk::leaf`].
+    fn prepare_leaves(&mut self, states: &[u32]) {
+        let layer_at = self.base + self.last;
+        let (Some(layer), Some(next)) = (
+            self.graph.layers.get(layer_at),
+            self.graph.layers.get(layer_at + 1),
+        ) else {
+            return;
+        };
+        if !layer.children.is_empty() {
+            return;
+        }
+        let mut fields: Vec<u32> = states.iter().map(|&s| s >> 3).collect();
+        fields.dedup();
+        let mut starts = Vec::with_capacity(fields.len() + 1);
+        let mut keyed: Vec<(u64, u32)> = Vec::new();
+        for &field in &fields {
+            starts.push(keyed.len() as u32);
+            let key = layer.keys[field as usize];
+            for &e in layer.edges(field) {
+                let child = edge_move(e)
+                    .and_then(|m| moves::child(key, m))
+                    .unwrap_or(u64::MAX >> 3);
+                keyed.push((child, keyed.len() as u32));
+            }
+        }
+        starts.push(keyed.len() as u32);
+        let wanted: Vec<u64> = keyed.iter().map(|&(key, _)| key).collect();
+        let mut children = vec![NO_CHILD; keyed.len()];
+        next.find_many(&wanted, &mut children);
+        self.leaf_children = LeafChildren {
+            fields,
+            starts,
+            children,
+        };
     }
 
     /// Adds the continuations state `i` of layer `k >= m` wins to `out`. Only the last
@@ -634,14 +750,20 @@ impl<'g, 's> Walk<'g, 's> {
         row
     }
 
-    /// The states of layer `k + 1` that the moves of a state of layer `k` lead to.
-    fn children(&self, k: usize, field: u32, held: u8) -> impl Iterator<Item = (u32, u8)> + 'g {
+    /// The states of layer `k + 1` that the moves of a state of layer `k` lead to, for a
+    /// layer whose child indices are stored ([`super::Layer::children`]).
+    fn indexed_children(
+        &self,
+        k: usize,
+        field: u32,
+        held: u8,
+    ) -> impl Iterator<Item = (u32, u8)> + 'g {
         let graph = self.graph;
         let layer = self.base + k;
         let edges = graph.layers[layer].edges(field);
         let current = self.sequence[k + self.first];
         let swap = self.hold_rule && held != current;
-        edges.iter().filter_map(move |&e| {
+        edges.iter().enumerate().filter_map(move |(j, &e)| {
             let piece = edge_piece(e) as u8;
             let hold_after = if piece == current {
                 held
@@ -650,8 +772,36 @@ impl<'g, 's> Walk<'g, 's> {
             } else {
                 return None;
             };
-            Some((graph.child(layer, field, e)?, hold_after))
+            Some((graph.child(layer, field, j)?, hold_after))
         })
+    }
+
+    /// The states of layer `k + 1` that the moves of a state of layer `k` lead to, their
+    /// indices found once ([`ChildMemo`]).
+    fn children(&mut self, k: usize, field: u32, held: u8) -> Vec<(u32, u8)> {
+        let layer = self.base + k;
+        let edges = self.graph.layers[layer].edges(field);
+        let current = self.sequence[k + self.first];
+        let swap = self.hold_rule && held != current;
+        let found = self.children.of(self.graph, layer, field, |_, e| {
+            let piece = edge_piece(e) as u8;
+            piece == current || swap && piece == held
+        });
+        let mut children = Vec::new();
+        for (&e, &child) in edges.iter().zip(found) {
+            let piece = edge_piece(e) as u8;
+            let hold_after = if piece == current {
+                held
+            } else if swap && piece == held {
+                current
+            } else {
+                continue;
+            };
+            if child != NO_CHILD {
+                children.push((child, hold_after));
+            }
+        }
+        children
     }
 
     /// Whether a state of layer `k` is the 2-line PC, when that counts.
@@ -673,11 +823,19 @@ impl<'g, 's> Walk<'g, 's> {
         let mut after = [[0u64; 8]; 7];
         let edges = graph.layers[layer].edges(field);
         let swaps = self.hold_rule;
-        for &e in edges {
+        // The children found in one pass for the last layer, else by key.
+        let prepared = (layer == self.base + self.last)
+            .then(|| self.leaf_children.of(field).map(<[u32]>::to_vec))
+            .flatten();
+        let children = match prepared {
+            Some(children) => children,
+            None => self.children.of(graph, layer, field, |_, _| true).to_vec(),
+        };
+        for (&e, &child) in edges.iter().zip(&children) {
             let piece = edge_piece(e) as u8;
-            let Some(child) = graph.child(layer, field, e) else {
+            if child == NO_CHILD {
                 continue;
-            };
+            }
             if m == 4 {
                 // The first unknown piece placed (the hold stays): its block.
                 let kept = self.suffixes.three(graph, layer + 1, child, held);

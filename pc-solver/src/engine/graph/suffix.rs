@@ -71,9 +71,9 @@ impl SuffixMemo {
             }
         } else {
             let mut set = 0u64;
-            for &e in edges {
+            for (j, &e) in edges.iter().enumerate() {
                 let piece = edge_piece(e) as u8;
-                let Some(child) = graph.child(layer, field, e) else {
+                let Some(child) = graph.child(layer, field, j) else {
                     continue;
                 };
                 // Placing the queue's first piece `piece` keeps the hold; placing the held
@@ -108,9 +108,9 @@ impl SuffixMemo {
         hold: u8,
     ) -> [u64; 8] {
         let mut slot = [0u64; 8];
-        for &e in graph.layers[layer].edges(field) {
+        for (j, &e) in graph.layers[layer].edges(field).iter().enumerate() {
             let piece = edge_piece(e) as u8;
-            let Some(child) = graph.child(layer, field, e) else {
+            let Some(child) = graph.child(layer, field, j) else {
                 continue;
             };
             // The queue's first piece placed, the hold kept.
@@ -139,9 +139,9 @@ impl SuffixMemo {
         field: u32,
     ) -> [[u64; 8]; 8] {
         let mut slots = [[0u64; 8]; 8];
-        for &e in graph.layers[layer].edges(field) {
+        for (j, &e) in graph.layers[layer].edges(field).iter().enumerate() {
             let piece = edge_piece(e);
-            let Some(child) = graph.child(layer, field, e) else {
+            let Some(child) = graph.child(layer, field, j) else {
                 continue;
             };
             let mut two = [0u64; 8];

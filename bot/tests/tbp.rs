@@ -1,0 +1,680 @@
+//! The `pc-tbp` binary as a frontend sees it: whole sessions over its stdin and stdout,
+//! every answer read as the spec's messages and every suggested move checked against the
+//! board the bot was told about; a seeded 10-PC game played through the protocol makes
+//! the same moves and PCs as `PcPlayer` in the simulator; and fuzzed lines never crash
+//! the state machine.
+#![cfg(feature = "cli")]
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pc_bitboard::Board32;
+use pc_bot::tbp::{
+    BotMessage, FrontendMessage, GraphSource, PieceLocation, RandomizerRule, RandomizerState, Spin,
+    Start, TbpBot, TbpConfig, TbpMove, TbpOrientation, TbpPiece, placement_of, spin_of,
+};
+use pc_bot::{Game, GameConfig, Limits, PcPlayer, Play, SevenBag, best_tspin};
+use pc_solver::{Move, Rules};
+use pc_srs::{CentrePos, Orientation, Piece};
+use proptest::prelude::*;
+
+/// The bot as a child process.
+struct Bot {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Bot {
+    /// Launches `pc-tbp` with these options, with a graph folder that has no graph.
+    fn launch(args: &[&str]) -> Bot {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pc-tbp"))
+            .args(args)
+            .env("PC_GRAPH_DIR", "/nonexistent/pc-tbp-test")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut err = child.stderr.take().unwrap();
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let sink = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0; 4096];
+            while let Ok(n) = err.read(&mut buf) {
+                if n == 0 {
+                    return;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let stdin = child.stdin.take().unwrap();
+        Bot {
+            child,
+            stdin,
+            lines,
+            stderr,
+        }
+    }
+
+    fn send_line(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, message: &FrontendMessage) {
+        self.send_line(&message.to_line());
+    }
+
+    /// The next message, which must be one of the spec's.
+    fn receive(&self, timeout: Duration) -> BotMessage {
+        let line = self
+            .lines
+            .recv_timeout(timeout)
+            .unwrap_or_else(|e| panic!("no answer ({e}); stderr: {}", self.stderr()));
+        let message: BotMessage =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_ne!(message, BotMessage::Unknown, "{line}");
+        // The same line read as loose JSON: only the spec's fields and values.
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if let BotMessage::Suggestion { moves, .. } = &message {
+            assert_eq!(value["moves"].as_array().unwrap().len(), moves.len());
+            for mv in value["moves"].as_array().unwrap() {
+                let loc = &mv["location"];
+                assert!(
+                    ["I", "O", "T", "L", "J", "S", "Z"].contains(&loc["type"].as_str().unwrap())
+                );
+                assert!(
+                    ["north", "east", "south", "west"]
+                        .contains(&loc["orientation"].as_str().unwrap())
+                );
+                assert!(loc["x"].is_i64() && loc["y"].is_i64(), "{line}");
+                assert!(["none", "mini", "full"].contains(&mv["spin"].as_str().unwrap()));
+            }
+        }
+        message
+    }
+
+    fn suggest(&mut self, timeout: Duration) -> Vec<TbpMove> {
+        self.send(&FrontendMessage::Suggest);
+        match self.receive(timeout) {
+            BotMessage::Suggestion { moves, .. } => moves,
+            other => panic!("expected a suggestion, got {other:?}"),
+        }
+    }
+
+    /// Reads `info`, sends the rules and reads `ready`.
+    fn handshake(&mut self) {
+        let info = self.receive(Duration::from_secs(10));
+        let BotMessage::Info { name, features, .. } = info else {
+            panic!("info first, got {info:?}");
+        };
+        assert_eq!(name, "pc-bot");
+        assert!(features.contains(&"randomizer".to_string()));
+        self.send_line(r#"{"type":"rules","randomizer":"seven_bag"}"#);
+        assert_eq!(self.receive(Duration::from_secs(60)), BotMessage::Ready);
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// Sends `quit` and waits for the exit.
+    fn quit(mut self) -> (ExitStatus, String) {
+        self.send(&FrontendMessage::Quit);
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // Let the stderr reader finish.
+                std::thread::sleep(Duration::from_millis(50));
+                return (status, self.stderr());
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "the bot did not exit after quit"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// A frontend's game: board, hold, queue (current piece first) and the 7-bag dealer.
+struct Frontend {
+    board: Board32,
+    hold: Option<Piece>,
+    queue: VecDeque<Piece>,
+    dealer: SevenBag,
+    queue_size: usize,
+    rules: Rules,
+}
+
+impl Frontend {
+    fn new(seed: u64, queue_size: usize) -> Frontend {
+        let mut dealer = SevenBag::new(seed);
+        let queue = (0..queue_size).map(|_| dealer.next_piece()).collect();
+        Frontend {
+            board: Board32::new(),
+            hold: None,
+            queue,
+            dealer,
+            queue_size,
+            rules: Rules::default(),
+        }
+    }
+
+    fn start(&self) -> FrontendMessage {
+        let board = (0..40)
+            .map(|y| {
+                (0..10)
+                    .map(|x| self.board.cell(x, y).then(|| "G".to_string()))
+                    .collect()
+            })
+            .collect();
+        FrontendMessage::Start(Start {
+            hold: self.hold.map(TbpPiece::from),
+            queue: self.queue.iter().map(|&p| TbpPiece::from(p)).collect(),
+            combo: 0,
+            back_to_back: false,
+            board,
+            randomizer: RandomizerState::SevenBag {
+                bag_state: self
+                    .dealer
+                    .bag_state()
+                    .drawable()
+                    .iter()
+                    .map(TbpPiece::from)
+                    .collect(),
+            },
+        })
+    }
+
+    /// Battletris's spawn: (4, 19), or (4, 20) when the piece does not fit at 19.
+    fn spawn(&self, piece: Piece) -> CentrePos {
+        let fits = |y| {
+            piece
+                .with(Orientation::Spawn)
+                .at(4, y)
+                .is_ok_and(|p| p.fits(&self.board))
+        };
+        CentrePos {
+            x: 4,
+            y: if fits(19) { 19 } else { 20 },
+        }
+    }
+
+    /// Whether the move is legal here: the current piece or the one hold brings out,
+    /// reachable from its spawn; `spin_checked`: its spin is the best T-spin a rotation
+    /// into it makes (the first time a suggestion names a location; later entries are
+    /// the other spin values, for frontends with another three-corner rule).
+    fn check(&self, mv: &TbpMove, spin_checked: bool) -> Result<(), String> {
+        let placement = placement_of(&mv.location).map_err(|e| e.to_string())?;
+        let piece = placement.piece();
+        let hold_piece = self.hold.or_else(|| self.queue.get(1).copied());
+        if Some(piece) != self.queue.front().copied() && Some(piece) != hold_piece {
+            return Err(format!("{piece} is not in play"));
+        }
+        let generator = self.rules.generator();
+        let spawn = self.spawn(piece);
+        let set = generator
+            .placements_from_spawn(&self.board, piece, spawn)
+            .unwrap();
+        if !set.contains(&placement) {
+            return Err(format!("{mv:?} is not reachable"));
+        }
+        if piece != Piece::T && mv.spin != Spin::None {
+            return Err(format!("{mv:?}: only T spins"));
+        }
+        let best = spin_of(best_tspin(&self.board, &placement, &generator, spawn));
+        if spin_checked && mv.spin != best {
+            return Err(format!("{mv:?}: the spin is {best:?}"));
+        }
+        Ok(())
+    }
+
+    /// Plays a move; the pieces dealt to refill the queue.
+    fn play(&mut self, mv: &TbpMove) -> (Vec<Piece>, u32) {
+        let placement = placement_of(&mv.location).unwrap();
+        let piece = placement.piece();
+        let current = self.queue.pop_front().unwrap();
+        if piece != current {
+            if self.hold.is_none() {
+                assert_eq!(self.queue.pop_front(), Some(piece));
+            } else {
+                assert_eq!(self.hold, Some(piece));
+            }
+            self.hold = Some(current);
+        }
+        for (x, y) in placement.cells() {
+            self.board.fill(usize::from(x), u32::from(y));
+        }
+        let lines = self.board.clear_full_rows().count_ones();
+        let mut dealt = Vec::new();
+        while self.queue.len() < self.queue_size {
+            let p = self.dealer.next_piece();
+            self.queue.push_back(p);
+            dealt.push(p);
+        }
+        (dealt, lines)
+    }
+
+    /// Pushes garbage rows with a hole in `hole` under the stack.
+    fn garbage(&mut self, rows: u32, hole: usize) {
+        let mut board = Board32::new();
+        for (x, y) in self.board.cells() {
+            board.try_fill(x, y + rows);
+        }
+        for y in 0..rows {
+            for x in (0..10).filter(|&x| x != hole) {
+                board.fill(x, y);
+            }
+        }
+        self.board = board;
+    }
+}
+
+/// Every location of a suggestion is legal; the spin of its first entry is the best one.
+fn check_suggestion(frontend: &Frontend, moves: &[TbpMove]) {
+    let mut seen: Vec<PieceLocation> = Vec::new();
+    for mv in moves {
+        let first = !seen.contains(&mv.location);
+        seen.push(mv.location);
+        if let Err(e) = frontend.check(mv, first) {
+            panic!("{e}\nboard:\n{}", frontend.board.to_text(12, "\n"));
+        }
+    }
+}
+
+#[test]
+fn info_comes_at_once_and_quit_before_rules_exits() {
+    // Battletris launches each bot once to read `info`, then sends quit: nothing heavy
+    // may happen before the rules (the graph loads after them).
+    let started = Instant::now();
+    let bot = Bot::launch(&[]);
+    assert!(matches!(
+        bot.receive(Duration::from_secs(10)),
+        BotMessage::Info { .. }
+    ));
+    let (status, _) = bot.quit();
+    assert!(status.success());
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_session_with_garbage_restarts_and_unknown_messages() {
+    let mut bot = Bot::launch(&["--no-graph", "--think-ms", "60", "--verbose"]);
+    bot.handshake();
+    let wait = Duration::from_secs(30);
+    let mut garbage_holes = [3, 7, 0, 9, 5, 2].into_iter().cycle();
+    let mut played = 0;
+    for game in 0..2u64 {
+        let mut frontend = Frontend::new(100 + game, 5);
+        bot.send(&frontend.start());
+        for piece in 0..45 {
+            // Extra attributes and unknown messages, as later versions of the spec may
+            // send.
+            if piece % 10 == 3 {
+                bot.send_line(r#"{"type":"garbage","lines":2,"future":true}"#);
+            }
+            let moves = if piece % 10 == 5 {
+                bot.send_line(r#"{"type":"suggest","deadline_ms":500}"#);
+                match bot.receive(wait) {
+                    BotMessage::Suggestion { moves, .. } => moves,
+                    other => panic!("{other:?}"),
+                }
+            } else {
+                bot.suggest(wait)
+            };
+            assert!(!moves.is_empty(), "game {game} piece {piece}: no move");
+            check_suggestion(&frontend, &moves);
+            // A frontend plays the first valid move.
+            let (dealt, _) = frontend.play(&moves[0]);
+            bot.send(&FrontendMessage::Play { mv: moves[0] });
+            for p in dealt {
+                bot.send(&FrontendMessage::NewPiece {
+                    piece: TbpPiece::from(p),
+                });
+            }
+            played += 1;
+            // Garbage: battletris sends a whole new start, without stop.
+            if piece % 7 == 6 {
+                frontend.garbage(2, garbage_holes.next().unwrap());
+                bot.send(&frontend.start());
+            }
+        }
+        bot.send(&FrontendMessage::Stop);
+    }
+    assert_eq!(played, 90);
+    let (status, stderr) = bot.quit();
+    assert!(status.success());
+    // --verbose: one summary per game, and nothing else went wrong.
+    assert_eq!(
+        stderr.matches("game over: 45 pieces").count(),
+        2,
+        "{stderr}"
+    );
+    assert!(!stderr.contains("impossible"), "{stderr}");
+    assert!(!stderr.contains("malformed"), "{stderr}");
+}
+
+#[test]
+fn malformed_lines_and_impossible_moves_are_reported_and_survived() {
+    let mut bot = Bot::launch(&["--no-graph", "--think-ms", "50"]);
+    bot.handshake();
+    let frontend = Frontend::new(7, 6);
+    let mut bad_board = frontend.start();
+    if let FrontendMessage::Start(s) = &mut bad_board {
+        s.board[5].push(None);
+    }
+    let mut contradicting = frontend.start();
+    if let FrontendMessage::Start(s) = &mut contradicting {
+        s.randomizer = RandomizerState::SevenBag {
+            bag_state: vec![s.queue[5]],
+        };
+    }
+    let impossible = FrontendMessage::Play {
+        mv: TbpMove {
+            location: PieceLocation {
+                piece: TbpPiece::I,
+                orientation: TbpOrientation::North,
+                x: 40,
+                y: -3,
+            },
+            spin: Spin::Full,
+        },
+    };
+    // A piece that is neither the current one nor the one hold brings out.
+    let not_in_play = FrontendMessage::Play {
+        mv: TbpMove {
+            location: PieceLocation {
+                piece: TbpPiece::from(frontend.queue[2]),
+                orientation: TbpOrientation::North,
+                x: 4,
+                y: 0,
+            },
+            spin: Spin::None,
+        },
+    };
+    let lines = [
+        "".to_string(),
+        "hello".into(),
+        "{".into(),
+        "[1,2,3]".into(),
+        r#"{"type":7}"#.into(),
+        r#"{"type":"play","move":{"location":{"type":"I"}}}"#.into(),
+        r#"{"type":"new_piece","piece":"T"}"#.into(),
+        bad_board.to_line(),
+        // Suggest without a position: answered, with no moves.
+        r#"{"type":"suggest"}"#.into(),
+        contradicting.to_line(),
+        r#"{"type":"new_piece","piece":"Q"}"#.into(),
+        impossible.to_line(),
+        not_in_play.to_line(),
+    ];
+    for line in &lines {
+        bot.send_line(line);
+    }
+    // Invalid UTF-8 is one more malformed line.
+    bot.stdin.write_all(b"\xff\xfe{\"type\":\n").unwrap();
+    match bot.receive(Duration::from_secs(10)) {
+        BotMessage::Suggestion { moves, .. } => assert!(moves.is_empty()),
+        other => panic!("{other:?}"),
+    }
+    // Still alive, and the contradicting start is played (the bag unknown).
+    let moves = bot.suggest(Duration::from_secs(30));
+    assert!(!moves.is_empty());
+    check_suggestion(&frontend, &moves);
+    let (status, stderr) = bot.quit();
+    assert!(status.success());
+    for expected in [
+        "malformed message ignored",
+        "start refused: board row 5 has 11 cells",
+        "no position",
+        "contradicts bag_state",
+        "impossible play ignored: the move's location",
+        "played, but the current piece is",
+        "new_piece with an unknown piece",
+        "new_piece before any start",
+    ] {
+        assert!(stderr.contains(expected), "{expected:?} not in:\n{stderr}");
+    }
+    // Every malformed line was reported once (blank lines are skipped).
+    assert_eq!(
+        stderr.matches("malformed message ignored").count(),
+        6,
+        "{stderr}"
+    );
+}
+
+/// Plays `pieces` pieces of seed `seed` (5 previews, SRS, no graph) with `PcPlayer` in
+/// the simulator and through the protocol, and checks that both make the same moves.
+fn same_game_through_the_protocol(seed: u64, pieces: u64) {
+    let config = GameConfig::new(seed).with_preview(5);
+    // The simulator's game, on another thread (the machine's other core).
+    let direct = {
+        let config = config.clone();
+        std::thread::spawn(move || {
+            let mut game = Game::new(config).unwrap();
+            let mut player = PcPlayer::new(Rules::default(), 5).unwrap().with_seed(seed);
+            let limits = Limits {
+                pieces: Some(pieces),
+                ..Limits::default()
+            };
+            game.run(&mut player, limits).expect("legal moves");
+            (game.moves().to_vec(), game.stats().perfect_clears)
+        })
+    };
+    // The simulator spawns at row 20; the player's preview is the queue's length - 1.
+    let seed_arg = seed.to_string();
+    let mut bot = Bot::launch(&[
+        "--no-graph",
+        "--think-ms",
+        "0",
+        "--seed",
+        &seed_arg,
+        "--spawn-row",
+        "20",
+    ]);
+    bot.handshake();
+    let mut game = Game::new(config).unwrap();
+    let queue = |game: &Game| {
+        let view = game.view();
+        let mut q = vec![view.current];
+        q.extend_from_slice(view.preview);
+        q
+    };
+    let view = game.view();
+    bot.send(&FrontendMessage::Start(Start {
+        hold: None,
+        queue: queue(&game).into_iter().map(TbpPiece::from).collect(),
+        board: vec![vec![None; 10]; 40],
+        randomizer: RandomizerState::SevenBag {
+            bag_state: view.bag.drawable().iter().map(TbpPiece::from).collect(),
+        },
+        ..Start::default()
+    }));
+    for _ in 0..pieces {
+        let moves = bot.suggest(Duration::from_secs(600));
+        let first = moves[0];
+        let placement = placement_of(&first.location).unwrap();
+        let view = game.view();
+        let hold = placement.piece() != view.current;
+        let consumed = 1 + usize::from(hold && view.hold.is_none());
+        game.play(&Play::from(Move { hold, placement }))
+            .expect("the first move is legal in the game");
+        bot.send(&FrontendMessage::Play { mv: first });
+        let q = queue(&game);
+        for &p in &q[q.len() - consumed..] {
+            bot.send(&FrontendMessage::NewPiece {
+                piece: TbpPiece::from(p),
+            });
+        }
+    }
+    let (moves, perfect_clears) = direct.join().unwrap();
+    assert_eq!(game.moves(), &moves[..], "the same moves");
+    assert_eq!(game.stats().perfect_clears, perfect_clears);
+    assert_eq!(perfect_clears, pieces / 10, "a PC every 10 pieces");
+    let (status, _) = bot.quit();
+    assert!(status.success());
+}
+
+#[test]
+fn a_seeded_ten_pc_game_through_the_protocol_makes_the_same_pcs() {
+    // Seed 1 reaches 10 PCs (tests/player.rs). Without a graph the game's first decision
+    // takes the player seconds; the two games run side by side (about 15 s on two idle
+    // cores).
+    same_game_through_the_protocol(1, 100);
+}
+
+/// A line for the fuzzer: noise, broken JSON, or messages with random fields.
+fn fuzz_line() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("\"I\"".to_string()),
+        Just("\"T\"".to_string()),
+        Just("\"O\"".to_string()),
+        Just("\"S\"".to_string()),
+        Just("\"Q\"".to_string()),
+        Just("null".to_string()),
+        Just("3".to_string()),
+    ];
+    let number = prop_oneof![
+        -3i64..14,
+        Just(i64::from(i32::MAX)),
+        Just(i64::from(i32::MIN)),
+        Just(1i64 << 40)
+    ];
+    let orientation = prop::sample::select(vec!["north", "east", "south", "west", "up"]);
+    let spin = prop::sample::select(vec!["none", "mini", "full", "twirl"]);
+    let mv =
+        (piece.clone(), orientation, number.clone(), number, spin).prop_map(|(p, o, x, y, s)| {
+            format!(
+                r#"{{"location":{{"type":{p},"orientation":"{o}","x":{x},"y":{y}}},"spin":"{s}"}}"#
+            )
+        });
+    let row = prop::collection::vec(
+        prop::sample::select(vec!["null", "null", "null", "\"G\"", "\"T\"", "1"]),
+        8..12,
+    )
+    .prop_map(|cells| format!("[{}]", cells.join(",")));
+    let board = prop::collection::vec(row, 0..42).prop_map(|rows| format!("[{}]", rows.join(",")));
+    let queue =
+        prop::collection::vec(piece.clone(), 0..8).prop_map(|ps| format!("[{}]", ps.join(",")));
+    let start = (piece.clone(), queue.clone(), board, queue).prop_map(|(h, q, b, bag)| {
+        format!(
+            r#"{{"type":"start","hold":{h},"queue":{q},"combo":0,"back_to_back":false,"board":{b},"randomizer":{{"type":"seven_bag","bag_state":{bag}}}}}"#
+        )
+    });
+    prop_oneof![
+        ".{0,40}",
+        Just(r#"{"type":"suggest"}"#.to_string()),
+        Just(r#"{"type":"suggest"}"#.to_string()),
+        Just(r#"{"type":"stop"}"#.to_string()),
+        Just(r#"{"type":"rules","randomizer":"seven_bag"}"#.to_string()),
+        mv.clone()
+            .prop_map(|m| format!(r#"{{"type":"play","move":{m}}}"#)),
+        piece.prop_map(|p| format!(r#"{{"type":"new_piece","piece":{p}}}"#)),
+        start,
+        mv.prop_map(|m| format!(r#"{{"type":"play","move":{m}"#)),
+        "\\{\"type\":\"[a-z_]{0,10}\"[,:a-z0-9\"\\[\\]{}]{0,20}\\}",
+    ]
+}
+
+/// A legal game's opening, so that the fuzzed lines also meet a real position.
+fn opening() -> Vec<String> {
+    let frontend = Frontend::new(3, 6);
+    vec![
+        r#"{"type":"rules","randomizer":"seven_bag"}"#.to_string(),
+        frontend.start().to_line(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn fuzzed_lines_never_crash_the_state_machine(
+        lines in prop::collection::vec(fuzz_line(), 1..25)
+    ) {
+        let mut bot = TbpBot::new(TbpConfig {
+            graph: GraphSource::None,
+            perfect_clears: false,
+            ..TbpConfig::default()
+        });
+        for line in opening().iter().chain(&lines) {
+            let response = bot.handle_line(line);
+            let suggestions = response
+                .messages
+                .iter()
+                .filter(|m| matches!(m, BotMessage::Suggestion { .. }))
+                .count();
+            // Every suggest is answered, once.
+            let is_suggest = serde_json::from_str::<FrontendMessage>(line)
+                .is_ok_and(|m| m == FrontendMessage::Suggest);
+            prop_assert_eq!(suggestions, usize::from(is_suggest));
+            // Every move suggested is legal in the bot's position.
+            for message in &response.messages {
+                if let BotMessage::Suggestion { moves, .. } = message {
+                    for mv in moves {
+                        let state = bot.state().expect("moves only with a position");
+                        let placement = placement_of(&mv.location).unwrap();
+                        prop_assert!(placement.fits(&state.board));
+                        prop_assert!(placement.rests_on(&state.board));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_pc_player_survives_fuzzed_positions_too() {
+    // A few runs with the PC player on (a short think time): its thread must not take the
+    // bot down either.
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(12));
+    runner
+        .run(&prop::collection::vec(fuzz_line(), 1..12), |lines| {
+            let mut bot = TbpBot::new(TbpConfig {
+                graph: GraphSource::None,
+                think_time: Some(Duration::from_millis(20)),
+                ..TbpConfig::default()
+            });
+            // A PC one piece away: the player's first decision is quick (an empty field
+            // would start the exact opening, seconds without a graph, on and on in the
+            // background after the case ends).
+            let mut frontend = Frontend::new(3, 6);
+            for y in 0..4 {
+                for x in 0..9 {
+                    frontend.board.fill(x, y);
+                }
+            }
+            let opening = [
+                r#"{"type":"rules","randomizer":"seven_bag"}"#.to_string(),
+                frontend.start().to_line(),
+            ];
+            for line in opening.iter().chain(&lines) {
+                bot.handle_line(line);
+            }
+            let _ = bot.handle(FrontendMessage::Rules {
+                randomizer: RandomizerRule::Unknown,
+            });
+            Ok(())
+        })
+        .unwrap();
+}

@@ -1,0 +1,191 @@
+//! A hash table from a layer's keys to their indices.
+//!
+//! A move's child is found by its key in the next layer, a sorted array of millions of
+//! keys. A binary search there misses the cache about ten times; this table finds a key
+//! in one slot read (the neighbours share its cache line) and one read of the key to
+//! confirm it. The depth-first walk asks for millions of single children, so this is
+//! where its time goes.
+
+/// Open addressing with linear probing. A slot holds a field's index in its low
+/// [`INDEX_BITS`] bits and a tag (eight bits of the key's hash) above them, so that a
+/// slot of another key is passed over without reading that key.
+#[derive(Clone, Debug)]
+pub(crate) struct KeyTable {
+    slots: Vec<u32>,
+}
+
+/// Bits of a slot that hold the index.
+const INDEX_BITS: u32 = 24;
+
+/// An empty slot (no index reaches it: see [`KeyTable::new`]).
+const EMPTY: u32 = u32::MAX;
+
+/// Slots per key, as a fraction: two thirds full, about 1.5 probes per search.
+const SLOTS_PER_KEY: (usize, usize) = (3, 2);
+
+/// A key's hash: every bit of the key reaches the high bits, which choose the slot, and
+/// bits 24..32, the tag.
+#[inline]
+fn hash(key: u64) -> u64 {
+    let h = (key ^ key >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^ h >> 32
+}
+
+impl KeyTable {
+    /// The table of these keys (distinct), or `None` when there are too many for a slot's
+    /// index bits.
+    pub(crate) fn new(keys: &[u64]) -> Option<KeyTable> {
+        if keys.len() >= (1 << INDEX_BITS) - 1 {
+            return None;
+        }
+        // At least one slot stays empty, so that a search for a missing key ends.
+        let size = keys.len() * SLOTS_PER_KEY.0 / SLOTS_PER_KEY.1 + 1;
+        let mut table = KeyTable {
+            slots: vec![EMPTY; size],
+        };
+        // Sixteen keys at a time: their first slots read together (their cache misses
+        // overlap), then filled.
+        const CHUNK: usize = 16;
+        for (chunk, keys) in keys.chunks(CHUNK).enumerate() {
+            let mut homes = [(0usize, 0u32); CHUNK];
+            let mut seen = 0u32;
+            for (&key, home) in keys.iter().zip(&mut homes) {
+                *home = table.home(key);
+                seen ^= table.slots[home.0];
+            }
+            std::hint::black_box(seen);
+            for (i, &(mut at, tag)) in homes.iter().take(keys.len()).enumerate() {
+                while table.slots[at] != EMPTY {
+                    at = if at + 1 == size { 0 } else { at + 1 };
+                }
+                table.slots[at] = tag | (chunk * CHUNK + i) as u32;
+            }
+        }
+        Some(table)
+    }
+
+    /// A key's first slot and its tag (in the slot's high bits).
+    #[inline]
+    fn home(&self, key: u64) -> (usize, u32) {
+        let h = hash(key);
+        let at = ((u128::from(h) * self.slots.len() as u128) >> 64) as usize;
+        let tag = ((h >> 24) as u32) << INDEX_BITS;
+        (at, tag)
+    }
+
+    /// The index of `key` among `keys` (the keys the table was made of), if it is there.
+    #[inline]
+    pub(crate) fn find(&self, keys: &[u64], key: u64) -> Option<u32> {
+        let (mut at, tag) = self.home(key);
+        loop {
+            let slot = self.slots[at];
+            if slot == EMPTY {
+                return None;
+            }
+            if slot & !((1 << INDEX_BITS) - 1) == tag {
+                let index = slot & ((1 << INDEX_BITS) - 1);
+                if keys.get(index as usize) == Some(&key) {
+                    return Some(index);
+                }
+            }
+            at = if at + 1 == self.slots.len() {
+                0
+            } else {
+                at + 1
+            };
+        }
+    }
+
+    /// [`KeyTable::find`] of several keys at once, into `out` ([`u32::MAX`] for a key
+    /// that is not there). Each step reads every key's first slot, then every candidate's
+    /// key, so that the cache misses of different keys overlap instead of following one
+    /// another; a key whose candidate is not in the first slots' cache line or not the
+    /// key is searched alone.
+    pub(crate) fn find_many(&self, keys: &[u64], wanted: &[u64], out: &mut [u32]) {
+        const CHUNK: usize = 16;
+        /// Slots looked at from a key's first one before it is searched alone.
+        const NEAR: usize = 4;
+        for (wanted, out) in wanted.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+            let mut homes = [(0usize, 0u32); CHUNK];
+            for (&key, home) in wanted.iter().zip(&mut homes) {
+                *home = self.home(key);
+            }
+            // The candidate's index, or the slot's `EMPTY` (the key is not there), or
+            // `UNDECIDED`.
+            const UNDECIDED: u32 = u32::MAX - 1;
+            let mut found = [UNDECIDED; CHUNK];
+            for (&(at, tag), found) in homes.iter().zip(&mut found) {
+                for slot in self.slots.iter().skip(at).take(NEAR) {
+                    if *slot == EMPTY {
+                        *found = EMPTY;
+                        break;
+                    }
+                    if slot & !((1 << INDEX_BITS) - 1) == tag {
+                        *found = slot & ((1 << INDEX_BITS) - 1);
+                        break;
+                    }
+                }
+            }
+            for ((&key, &found), out) in wanted.iter().zip(&found).zip(out.iter_mut()) {
+                *out = match found {
+                    EMPTY => u32::MAX,
+                    UNDECIDED => self.find(keys, key).unwrap_or(u32::MAX),
+                    index if keys.get(index as usize) == Some(&key) => index,
+                    _ => self.find(keys, key).unwrap_or(u32::MAX),
+                };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn the_table_finds_each_key_and_no_other(
+            set in proptest::collection::btree_set(0u64..1 << 43, 0..500),
+            others in proptest::collection::vec(0u64..1 << 43, 0..50),
+        ) {
+            let keys: Vec<u64> = set.into_iter().collect();
+            let table = KeyTable::new(&keys).expect("few keys");
+            for (i, &key) in keys.iter().enumerate() {
+                prop_assert_eq!(table.find(&keys, key), Some(i as u32));
+            }
+            for key in others {
+                prop_assert_eq!(table.find(&keys, key), keys.binary_search(&key).ok().map(|i| i as u32));
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn finding_many_is_finding_each(
+            set in proptest::collection::btree_set(0u64..1 << 43, 1..300),
+            asked in proptest::collection::vec((any::<bool>(), 0usize..300, 0u64..1 << 43), 0..60),
+        ) {
+            let keys: Vec<u64> = set.into_iter().collect();
+            let table = KeyTable::new(&keys).expect("few keys");
+            let wanted: Vec<u64> = asked
+                .iter()
+                .map(|&(present, i, other)| if present { keys[i % keys.len()] } else { other })
+                .collect();
+            let mut out = vec![0; wanted.len()];
+            table.find_many(&keys, &wanted, &mut out);
+            for (&key, &found) in wanted.iter().zip(&out) {
+                prop_assert_eq!(found, table.find(&keys, key).unwrap_or(u32::MAX));
+            }
+        }
+    }
+
+    #[test]
+    fn keys_that_share_a_slot_are_told_apart() {
+        // A table of two slots: a missing key probes the key's slot, then the empty one.
+        let keys = [5u64];
+        let table = KeyTable::new(&keys).expect("one key");
+        assert_eq!(table.find(&keys, 5), Some(0));
+        assert_eq!(table.find(&keys, 6), None);
+    }
+}
