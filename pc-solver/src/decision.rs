@@ -5,7 +5,6 @@
 //! array, the bag as bits, and whether hold may still be pressed. Every engine, and every
 //! decision below the root of a search, is one of these.
 
-use crate::engine::known::KnownSolver;
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::position::{Move, Position};
@@ -37,6 +36,27 @@ pub(crate) fn hold_of(code: u8) -> Option<Piece> {
 
 /// A state of the engines that walk layers: a field key and a hold code.
 pub(crate) type State = (u128, u8);
+
+/// Every piece, as a bit set over [`Piece::index`].
+pub(crate) const ALL_PIECES: u8 = 0x7f;
+
+/// Base-8 digits behind a leading 1, so lengths differ; 21 pieces fit in 64 bits.
+pub(crate) fn queue_key(queue: &[Piece]) -> u64 {
+    queue.iter().fold(1u64, |k, p| (k << 3) | p.index() as u64)
+}
+
+/// The pieces the next draw can give, from the pieces left in the current bag (bits over
+/// [`Piece::index`]; 0 when a fresh bag follows).
+pub(crate) fn drawable(bag: u8) -> u8 {
+    if bag == 0 { ALL_PIECES } else { bag }
+}
+
+/// The pieces of a set over [`Piece::index`].
+pub(crate) fn pieces_in(set: u8) -> impl Iterator<Item = Piece> {
+    Piece::ALL
+        .into_iter()
+        .filter(move |p| set >> p.index() & 1 == 1)
+}
 
 /// The current piece and the preview, by value.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -161,7 +181,7 @@ impl Decision {
     pub(crate) fn key(&self) -> DecisionKey {
         DecisionKey {
             field: self.field.key(),
-            queue: crate::engine::known::queue_key(self.queue.as_slice()),
+            queue: queue_key(self.queue.as_slice()),
             hold: hold_code(self.hold) | (self.hold_used as u8) << 3,
             bag: self.bag,
         }
@@ -169,7 +189,7 @@ impl Decision {
 
     /// The pieces the next reveal can give.
     pub(crate) fn drawable(&self) -> u8 {
-        crate::engine::known::drawable(self.bag)
+        drawable(self.bag)
     }
 
     /// Whether hold may be pressed now under a rule set with (`hold_rule`) or without hold.
@@ -235,27 +255,6 @@ impl Decision {
             _ => None,
         };
         core::iter::once((current, self.hold)).chain(swap)
-    }
-
-    /// Every placement of the current piece and of the held piece (a hold into an empty
-    /// slot is not among them), with where it leads.
-    pub(crate) fn moves(&self, known: &KnownSolver<'_>) -> Vec<MoveTo> {
-        let mut moves = Vec::new();
-        for (piece, hold_after) in self.choices(known.hold) {
-            let hold = hold_after != self.hold;
-            let set = known
-                .generator
-                .placements(self.field.board(), piece, self.field.clear_line())
-                .expect("a checked field stays valid");
-            for placement in set.iter() {
-                let field = self.field.place(&placement);
-                moves.push(MoveTo {
-                    mv: Move { hold, placement },
-                    after: (!known.goal.reached(&field)).then_some((field, hold_after)),
-                });
-            }
-        }
-        moves
     }
 
     /// The decision after holding into the empty slot when `revealed` shows: the current

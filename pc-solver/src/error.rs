@@ -75,14 +75,14 @@ pub enum SolverError {
     #[error("the graph was built for other rules (id {:016x}, these rules are {:016x})", found.value(), expected.value())]
     GraphRules {
         /// The rules of the graph.
-        found: crate::RulesId,
+        found: crate::rules::RulesId,
         /// The solver's rules.
-        expected: crate::RulesId,
+        expected: crate::rules::RulesId,
     },
     /// [`Solver::recommend_by`](crate::Solver::recommend_by) was asked for an engine that
     /// does not answer the position.
     #[error("the {0} engine does not answer this position")]
-    EngineDoesNotApply(crate::Engine),
+    EngineDoesNotApply(crate::engine::kind::Engine),
     /// The search reached the solver's work limit
     /// ([`SolverOptions::work_limit`](crate::SolverOptions::work_limit))
     /// before it had the answer. What it finished is kept, so asking again goes on from

@@ -17,13 +17,13 @@ pub use carry::{carry_rank, cycle_phase, pieces_placed_mod_7};
 pub use decision::MAX_UNKNOWN;
 pub use engine::Engine;
 pub use engine::graph::{
-    BuildProgress, BuildStage, FORMAT_VERSION, GRAPH_DIR_VARIABLE, GraphError, PcGraph, RulesId,
+    BuildProgress, BuildStage, FORMAT_VERSION, GRAPH_DIR_VARIABLE, GraphError, PcGraph,
 };
 pub use error::SolverError;
 pub use field::{MAX_CLEAR_LINE, PcField};
 pub use percent::{PercentResult, TreeNode, percent, percent_with_progress};
 pub use position::{Move, ParseMoveError, Position};
-pub use rules::Rules;
+pub use rules::{Rules, RulesId};
 pub use search::{Searcher, Solution, Step};
 pub use solver::{BestMove, RankedMove, Recommendation, Solver, SolverOptions};
 

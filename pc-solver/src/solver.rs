@@ -506,7 +506,7 @@ impl Solver {
             }
             Engine::Graph | Engine::Layered => {}
         }
-        let to: Vec<MoveTo> = decision.moves(&self.known());
+        let to: Vec<MoveTo> = self.known().moves(&decision);
         let after = |mv: &Move| to.iter().find(|t| t.mv == *mv).map(MoveTo::state);
         // A move that makes the PC at once is certain: nothing after it is tried.
         let mut states = Vec::new();
@@ -648,7 +648,7 @@ impl Solver {
             Engine::KnownQueue => {
                 let mut known = self.known();
                 let rest = &decision.queue.as_slice()[1..];
-                let moves = decision.moves(&known);
+                let moves = known.moves(decision);
                 let mut ranked = Vec::with_capacity(moves.len());
                 for to in moves {
                     let clears = match to.after {
@@ -668,8 +668,8 @@ impl Solver {
             Engine::Graph | Engine::Layered => {
                 let values = self.state_values(engine, decision, ask)?;
                 let known = self.known();
-                Ok(decision
-                    .moves(&known)
+                Ok(known
+                    .moves(decision)
                     .into_iter()
                     .map(|to| {
                         let chance = match to.state() {

@@ -8,7 +8,8 @@
 //! ([`Searcher::clairvoyant_count`](crate::Searcher::clairvoyant_count)).
 
 use crate::decision::MAX_UNKNOWN;
-use crate::engine::known::{KnownSolver, drawable, pieces_in};
+use crate::decision::{drawable, pieces_in};
+use crate::engine::known::KnownSolver;
 use crate::field::PcField;
 use pc_srs::Piece;
 
@@ -84,7 +85,7 @@ impl KnownSolver<'_> {
         let mut found = Continuations::empty(k);
         let drawable = drawable(bag);
         // What can follow x.
-        let then = |x: Piece| crate::engine::known::drawable(drawable & !(1 << x.index()));
+        let then = |x: Piece| crate::decision::drawable(drawable & !(1 << x.index()));
         let mut count = 0;
         match k {
             0 => {

@@ -11,8 +11,8 @@
 //! as its revealed pieces cannot lift its average above the best move found so far (the
 //! "Star1" cut of expectimax). Every value that is stored is exact.
 
-use crate::decision::{Decision, DecisionKey, Queue, bag_after, covers};
-use crate::engine::known::{KnownSolver, pieces_in};
+use crate::decision::{Decision, DecisionKey, Queue, bag_after, covers, pieces_in};
+use crate::engine::known::KnownSolver;
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::position::Move;
@@ -186,7 +186,7 @@ impl<'a> DepthFirst<'a> {
     pub(crate) fn rank(&mut self, decision: &Decision) -> Result<Vec<(Move, Ratio)>, SolverError> {
         let mut ranked = Vec::new();
         let (wanted, _) = self.winnable(decision);
-        for to in decision.moves(&self.known) {
+        for to in self.known.moves(decision) {
             let v = match self.afterwards(decision, to.after) {
                 None => Ratio::ONE,
                 Some(a) => self.reveal(&a, None, wanted)?.unwrap_or(Ratio::ZERO),
@@ -210,7 +210,7 @@ impl<'a> DepthFirst<'a> {
         wanted: &[Move],
         max_decisions: Option<u64>,
     ) -> Result<Vec<Option<Ratio>>, SolverError> {
-        let moves = decision.moves(&self.known);
+        let moves = self.known.moves(decision);
         let (pieces, _) = self.winnable(decision);
         let limit = self.work_limit;
         self.work_limit = match (limit, max_decisions) {
@@ -270,7 +270,7 @@ impl<'a> DepthFirst<'a> {
         let (wanted, ceiling) = self.winnable(decision);
         let mut value = Ratio::ZERO;
         let mut chosen = None;
-        for to in decision.moves(&self.known) {
+        for to in self.known.moves(decision) {
             if chosen.is_none() {
                 // Some legal move, even when none can clear.
                 chosen = Some(to.mv);
@@ -312,7 +312,7 @@ impl<'a> DepthFirst<'a> {
         for piece in pieces_in(drawable) {
             let child = decision.after_hold(piece);
             let (wanted, _) = self.winnable(&child);
-            for (i, to) in child.moves(&self.known).into_iter().enumerate() {
+            for (i, to) in self.known.moves(&child).into_iter().enumerate() {
                 let v = match self.afterwards(&child, to.after) {
                     None => Ratio::ONE,
                     Some(a) => self.reveal(&a, None, wanted)?.unwrap_or(Ratio::ZERO),

@@ -3,14 +3,13 @@
 //! per state, and the same question for a queue whose last piece is not known yet.
 
 use crate::carry::{best_carry, carry_rank};
+use crate::decision::{ALL_PIECES, Decision, MoveTo, pieces_in, queue_key};
 use crate::field::PcField;
+use crate::position::Move;
 use ahash::AHashMap;
 use pc_srs::{MoveGenerator, Piece, Placement};
 use pc_zdd_graph::{BuildOptions, CoverCheck, FillGraph, PieceCounts, StateId};
 use std::sync::{Arc, OnceLock};
-
-/// Every piece, as a bit set over [`Piece::index`].
-pub(crate) const ALL_PIECES: u8 = 0x7f;
 
 /// In a set of pieces left in hold, the bit for an empty slot.
 pub(crate) const NO_CARRY: u8 = 0x80;
@@ -31,24 +30,6 @@ impl Key {
             held: held.map_or(7, |p| p.index() as u8),
         }
     }
-}
-
-/// Base-8 digits behind a leading 1, so lengths differ; 21 pieces fit in 64 bits.
-pub(crate) fn queue_key(queue: &[Piece]) -> u64 {
-    queue.iter().fold(1u64, |k, p| (k << 3) | p.index() as u64)
-}
-
-/// The pieces the next draw can give, from the pieces left in the current bag (bits over
-/// [`Piece::index`]; 0 when a fresh bag follows).
-pub(crate) fn drawable(bag: u8) -> u8 {
-    if bag == 0 { ALL_PIECES } else { bag }
-}
-
-/// The pieces of a set over [`Piece::index`].
-pub(crate) fn pieces_in(set: u8) -> impl Iterator<Item = Piece> {
-    Piece::ALL
-        .into_iter()
-        .filter(move |p| set >> p.index() & 1 == 1)
 }
 
 /// The placements of `piece` on `field` that a perfect clear can go on from: every move
@@ -196,6 +177,27 @@ pub(crate) struct KnownSolver<'a> {
 }
 
 impl<'a> KnownSolver<'a> {
+    /// Every placement of the current piece and of the held piece (a hold into an empty
+    /// slot is not among them), with where it leads.
+    pub(crate) fn moves(&self, decision: &Decision) -> Vec<MoveTo> {
+        let mut moves = Vec::new();
+        for (piece, hold_after) in decision.choices(self.hold) {
+            let hold = hold_after != decision.hold;
+            let set = self
+                .generator
+                .placements(decision.field.board(), piece, decision.field.clear_line())
+                .expect("a checked field stays valid");
+            for placement in set.iter() {
+                let field = decision.field.place(&placement);
+                moves.push(MoveTo {
+                    mv: Move { hold, placement },
+                    after: (!self.goal.reached(&field)).then_some((field, hold_after)),
+                });
+            }
+        }
+        moves
+    }
+
     pub(crate) fn new(
         generator: MoveGenerator<'a>,
         hold: bool,

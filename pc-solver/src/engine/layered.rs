@@ -25,8 +25,9 @@
 //! The clairvoyant question (sfinder's `percent`: is there a PC with the whole queue known?)
 //! is the same walk with every layer taking the union, over any set of continuations.
 
+use crate::decision::drawable;
 use crate::decision::{Decision, EMPTY_HOLD, MAX_UNKNOWN, State, hold_code, hold_of};
-use crate::engine::known::{KnownSolver, cover_check, drawable};
+use crate::engine::known::{KnownSolver, cover_check};
 use crate::engine::{Ask, StateValues};
 use crate::field::PcField;
 use ahash::AHashMap;
@@ -532,7 +533,7 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// The known pieces not played before layer `k` (its current piece on), as a key.
     fn rest(&self, k: usize) -> u64 {
-        crate::engine::known::queue_key(&self.sequence[(k + self.first).min(self.sequence.len())..])
+        crate::decision::queue_key(&self.sequence[(k + self.first).min(self.sequence.len())..])
     }
 
     /// The states of layer `k + 1` the moves of `state` (layer `k`) lead to.

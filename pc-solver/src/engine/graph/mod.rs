@@ -89,8 +89,8 @@ pub use build::{BuildProgress, BuildStage};
 pub use file::FORMAT_VERSION;
 
 use crate::field::PcField;
-use crate::rules::Rules;
-use pc_srs::{DropMode, Orientation, Piece};
+use crate::rules::{Rules, RulesId};
+use pc_srs::Piece;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
@@ -341,46 +341,6 @@ impl Layer {
         self.keys.push(key);
         self.edges.extend_from_slice(edges);
         self.starts.push(edges.len() as u8);
-    }
-}
-
-/// The rules a graph was built for, as a hash of the moves they allow: the kick table's
-/// offsets and the drop mode (a table's name and its T-spin marks do not change a move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RulesId(u64);
-
-impl RulesId {
-    /// The id of a rule set (hold does not change the fields, so it is not part of it).
-    pub fn of(rules: &Rules) -> RulesId {
-        // FNV-1a over the offsets in a fixed order: the same rules give the same id on
-        // every machine and in every version that keeps this function.
-        let mut hash = 0xcbf2_9ce4_8422_2325u64;
-        let mut eat = |byte: u8| {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x100_0000_01b3);
-        };
-        eat(match rules.drop {
-            DropMode::Soft => 1,
-            DropMode::Hard => 2,
-        });
-        for piece in Piece::ALL {
-            for from in Orientation::ALL {
-                for to in Orientation::ALL {
-                    let kicks = rules.kicks.kicks(piece, from, to);
-                    eat(kicks.len() as u8);
-                    for kick in kicks {
-                        eat(kick.x as u8);
-                        eat(kick.y as u8);
-                    }
-                }
-            }
-        }
-        RulesId(hash)
-    }
-
-    /// The hash.
-    pub fn value(self) -> u64 {
-        self.0
     }
 }
 

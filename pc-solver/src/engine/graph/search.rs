@@ -213,7 +213,7 @@ impl Space {
                 out.push(prefix.clone());
                 return;
             }
-            let drawable = crate::engine::known::drawable(bag);
+            let drawable = crate::decision::drawable(bag);
             for p in 0..7u8 {
                 if drawable >> p & 1 == 1 {
                     prefix.push(p);
