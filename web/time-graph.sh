@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times the page with the full PC graph of SRS in headless Chromium (not a CI test: about
-# ten minutes): the graph downloaded and read on a first visit, then read from the
+# three minutes with the graph built): the graph downloaded and read on a first visit, then read from the
 # browser's cache on --runs reloads (5), each with the first decision of a PC (I held,
 # JLOSTZ: 419/420) from it, medians; then Play mode played by keyboard following the
 # hints, with the graph and without it: the time from a piece appearing to its answer.
