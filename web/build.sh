@@ -9,7 +9,7 @@
 #  - its own CARGO_TARGET_DIR, so it never fights the native build's cache;
 #  - wasm-opt from npm's binaryen (Debian's 108 is too old for some modules);
 #  - WebAssembly SIMD and the other post-MVP features every browser with SIMD has (Chrome
-#    91, Firefox 89, Safari 16.4): the graph reads 15-25% faster in the page with them.
+#    91, Firefox 89, Safari 16.4): the graph's walk uses them.
 #
 # Environment: PC_WEB_TARGET_DIR (default: target/wasm-web under the workspace).
 set -euo pipefail

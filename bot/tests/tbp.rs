@@ -538,8 +538,7 @@ fn same_game_through_the_protocol(seed: u64, pieces: u64) {
 #[test]
 fn a_seeded_ten_pc_game_through_the_protocol_makes_the_same_pcs() {
     // Seed 1 reaches 10 PCs (tests/player.rs). Without a graph the game's first decision
-    // takes the player seconds; the two games run side by side (about 15 s on two idle
-    // cores).
+    // takes the player seconds, so the two games run side by side.
     same_game_through_the_protocol(1, 100);
 }
 

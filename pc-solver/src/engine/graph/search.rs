@@ -570,11 +570,7 @@ impl<'g, 's> Walk<'g, 's> {
             let key = layer.keys[field as usize];
             for &e in layer.edges(field) {
                 let piece = edge_piece(e) as u8;
-                let hold_after = if piece == current {
-                    held
-                } else if swap && piece == held {
-                    current
-                } else {
+                let Some(hold_after) = hold_after(piece, current, held, swap) else {
                     continue;
                 };
                 if let Some(child) = edge_move(e).and_then(|m| moves::child(key, m)) {
@@ -765,13 +761,7 @@ impl<'g, 's> Walk<'g, 's> {
         let swap = self.hold_rule && held != current;
         edges.iter().enumerate().filter_map(move |(j, &e)| {
             let piece = edge_piece(e) as u8;
-            let hold_after = if piece == current {
-                held
-            } else if swap && piece == held {
-                current
-            } else {
-                return None;
-            };
+            let hold_after = hold_after(piece, current, held, swap)?;
             Some((graph.child(layer, field, j)?, hold_after))
         })
     }
@@ -785,16 +775,12 @@ impl<'g, 's> Walk<'g, 's> {
         let swap = self.hold_rule && held != current;
         let found = self.children.of(self.graph, layer, field, |_, e| {
             let piece = edge_piece(e) as u8;
-            piece == current || swap && piece == held
+            hold_after(piece, current, held, swap).is_some()
         });
         let mut children = Vec::new();
         for (&e, &child) in edges.iter().zip(found) {
             let piece = edge_piece(e) as u8;
-            let hold_after = if piece == current {
-                held
-            } else if swap && piece == held {
-                current
-            } else {
+            let Some(hold_after) = hold_after(piece, current, held, swap) else {
                 continue;
             };
             if child != NO_CHILD {
@@ -924,6 +910,18 @@ impl<'g, 's> Walk<'g, 's> {
         }
         self.below = set;
         rows
+    }
+}
+
+/// The hold slot after a state holding `held`, with `current` to place, places `piece`
+/// (`swap`: hold may be pressed and gives another piece), or `None` when it cannot place it.
+fn hold_after(piece: u8, current: u8, held: u8, swap: bool) -> Option<u8> {
+    if piece == current {
+        Some(held)
+    } else if swap && piece == held {
+        Some(current)
+    } else {
+        None
     }
 }
 
