@@ -156,7 +156,7 @@ impl PcField {
     pub(crate) fn first_of_two(&self, piece: Piece) -> SmallVec<[Placement; 8]> {
         let mut out = SmallVec::new();
         if self.pieces_needed() == 2 {
-            self.lying_on_empty(piece, |candidate| {
+            self.lying_on_empty(piece, false, |candidate| {
                 if self.place(&candidate).last_placement().is_some() {
                     out.push(candidate);
                 }
@@ -170,32 +170,37 @@ impl PcField {
     /// move generation.
     pub(crate) fn resting(&self, piece: Piece) -> SmallVec<[Placement; 32]> {
         let mut out = SmallVec::new();
-        self.lying_on_empty(piece, |candidate| {
-            if candidate.rests_on(&self.board) {
-                out.push(candidate);
-            }
-        });
+        self.lying_on_empty(piece, true, |candidate| out.push(candidate));
         out
     }
 
     /// Calls `visit` with every placement of `piece` (canonical orientations) whose cells
-    /// are all empty and below the clear line.
-    fn lying_on_empty(&self, piece: Piece, mut visit: impl FnMut(Placement)) {
+    /// are all empty and below the clear line; with `resting`, only those that rest on a
+    /// block or the floor ([`Placement::rests_on`]).
+    fn lying_on_empty(&self, piece: Piece, resting: bool, mut visit: impl FnMut(Placement)) {
         let empty = self.board.empty_cells_below(self.clear_line);
         let columns: [u32; WIDTH] = core::array::from_fn(|x| empty.column(x));
+        // Bit y: the cell (x, y) is on the floor or on a block.
+        let supported: [u32; WIDTH] = core::array::from_fn(|x| self.board.column(x) << 1 | 1);
+        let shifted = |column: u32, dy: i8| if dy >= 0 { column >> dy } else { column << -dy };
         for &orientation in shape::canonical_orientations(piece) {
             let cells = shape::cells(piece, orientation);
             for x in 0..WIDTH as i32 {
-                // Bit y: the shape with its centre at (x, y) lies on empty cells.
+                // Bit y: the shape with its centre at (x, y) lies on empty cells, and one
+                // of its cells is supported.
                 let mut fits = u32::MAX;
+                let mut rests = 0;
                 for &(dx, dy) in &cells {
                     let cx = x + i32::from(dx);
                     if !(0..WIDTH as i32).contains(&cx) {
                         fits = 0;
                         break;
                     }
-                    let column = columns[cx as usize];
-                    fits &= if dy >= 0 { column >> dy } else { column << -dy };
+                    fits &= shifted(columns[cx as usize], dy);
+                    rests |= shifted(supported[cx as usize], dy);
+                }
+                if resting {
+                    fits &= rests;
                 }
                 while fits != 0 {
                     let y = fits.trailing_zeros() as i32;
@@ -308,6 +313,35 @@ mod tests {
         // Four cells that are no piece, and a field needing two pieces.
         assert_eq!(field("#.##.#####/###..#####", 2).last_placement(), None);
         assert_eq!(field("....######/....######", 2).last_placement(), None);
+    }
+
+    proptest::proptest! {
+        /// The resting placements are those that lie on empty cells and rest on a block or
+        /// the floor, cell by cell.
+        #[test]
+        fn resting_placements_rest_cell_by_cell(
+            rows in proptest::collection::vec(0u32..1 << 10, 4),
+            height in 1u32..=4,
+            piece in 0usize..7,
+        ) {
+            let mut board = Board32::new();
+            for (y, &row) in rows.iter().enumerate().take(height as usize) {
+                for x in 0..WIDTH {
+                    if row >> x & 1 == 1 {
+                        board.fill(x, y as u32);
+                    }
+                }
+            }
+            let field = PcField::new_unchecked(board, height);
+            let piece = Piece::ALL[piece];
+            let mut expected = Vec::new();
+            field.lying_on_empty(piece, false, |p| {
+                if p.rests_on(field.board()) {
+                    expected.push(p);
+                }
+            });
+            proptest::prop_assert_eq!(field.resting(piece).into_vec(), expected);
+        }
     }
 
     #[test]

@@ -13,13 +13,14 @@
 //! the start to a perfect clear. A field's edges depend on the field alone, not on how it
 //! was reached.
 
+use super::children::NO_CHILD;
 use super::key::{MAX_ROWS, pack, unpack};
-use super::moves::moves;
+use super::moves::{Moves, moves};
 use super::{GraphError, Layer, PcGraph, RulesId};
 use crate::engine::known::{cover_check, placements_toward_pc};
 use crate::field::PcField;
 use crate::rules::Rules;
-use pc_srs::{MoveGenerator, Piece};
+use pc_srs::{MoveGenerator, Piece, Placement};
 use pc_zdd_graph::CoverMemo;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -180,6 +181,7 @@ fn forward_fields(
         let parts = in_parts(
             fields.len(),
             &|range, shared| {
+                let table = moves();
                 let mut children = Vec::new();
                 for &key in &fields[range] {
                     if !shared.tick() {
@@ -188,9 +190,11 @@ fn forward_fields(
                     let field = unpack(key);
                     for piece in Piece::ALL {
                         for placement in placements_toward_pc(generator, &field, piece) {
-                            let child = field.place(&placement);
-                            if child.can_be_filled() {
-                                children.push(pack(&child));
+                            let Some((_, child)) = child_key(table, key, &placement) else {
+                                continue;
+                            };
+                            if unpack(child).can_be_filled() {
+                                children.push(child);
                             }
                         }
                     }
@@ -261,26 +265,42 @@ fn live_layer(
         fields.len(),
         &|range, shared| {
             let mut layer = Layer::default();
-            let mut ids: Vec<u8> = Vec::new();
+            // A field's moves and the keys of the fields they leave, then which of those
+            // are live, looked up at once (their cache misses overlap).
+            let mut moves: Vec<u16> = Vec::new();
+            let mut children: Vec<u64> = Vec::new();
+            let mut found: Vec<u32> = Vec::new();
             let mut edges: Vec<u16> = Vec::new();
             for &key in &fields[range] {
                 if !shared.tick() {
                     break;
                 }
                 let field = unpack(key);
-                edges.clear();
+                moves.clear();
+                children.clear();
                 for piece in Piece::ALL {
-                    ids.clear();
                     for placement in placements_toward_pc(generator, &field, piece) {
-                        let live = next.find(pack(&field.place(&placement))).is_some();
-                        if live {
-                            ids.push(table.id(&placement).expect("a placement in four rows"));
+                        if let Some((id, child)) = child_key(table, key, &placement) {
+                            moves.push(super::edge(piece, id));
+                            children.push(child);
                         }
                     }
-                    ids.sort_unstable();
-                    ids.dedup();
-                    edges.extend(ids.iter().map(|&id| super::edge(piece, id)));
                 }
+                found.clear();
+                found.resize(children.len(), NO_CHILD);
+                next.find_many(&children, &mut found);
+                edges.clear();
+                edges.extend(
+                    moves
+                        .iter()
+                        .zip(&found)
+                        .filter(|&(_, &child)| child != NO_CHILD)
+                        .map(|(&e, _)| e),
+                );
+                // By piece, then id; two placements of one id (other orientations of
+                // the same cells) are one move.
+                edges.sort_unstable();
+                edges.dedup();
                 if !edges.is_empty() {
                     layer.push(key, &edges);
                 }
@@ -303,6 +323,16 @@ fn live_layer(
     }
     layer.index();
     Ok(layer)
+}
+
+/// The id of `placement` (one the move generator found in the field of `key`) and the key
+/// of the field it leaves, its full rows cleared: computed on the keys
+/// ([`super::moves::child`]), as `pack(&unpack(key).place(placement))` would; `None` for a
+/// placement outside four rows or that does not fit (which the generator never gives).
+fn child_key(table: &Moves, key: u64, placement: &Placement) -> Option<(u8, u64)> {
+    let id = table.id(placement)?;
+    let child = super::moves::child(key, &table.of(placement.piece())[usize::from(id)])?;
+    Some((id, child))
 }
 
 /// Tells `progress` how far a step of the build is.

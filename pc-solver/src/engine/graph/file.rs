@@ -20,7 +20,8 @@
 //! next layer, and bytes that repeat from field to field, so that the file compresses
 //! well for a browser to download (`gzip`). Nothing in it is compressed: a load reads each
 //! layer's moves straight into their place in memory, checks every section against its
-//! hash, and decodes the keys, layers side by side.
+//! hash, and decodes the keys, layers side by side; then it makes each layer's lookup
+//! table, those of the largest layers on a thread of their own after it returns.
 //!
 //! Integers are little-endian. A file is written to a temporary file beside its path and
 //! renamed over it when complete, so a crash or two builders at once never leave half a
@@ -116,7 +117,7 @@ pub(crate) fn encode(graph: &PcGraph) -> Vec<u8> {
 fn write_shape(layer: &Layer) -> (Vec<u8>, usize) {
     let mut shape = Vec::new();
     let mut previous = 0;
-    for &key in &layer.keys {
+    for &key in layer.keys.iter() {
         put_varint(&mut shape, key - previous);
         previous = key;
     }
@@ -158,8 +159,8 @@ pub(crate) fn save(graph: &PcGraph, path: &Path) -> Result<(), GraphError> {
 }
 
 /// Reads the graph in `path`, built for `rules`: the header, then each layer's sections
-/// on whichever thread is free, the largest layers first, each section let go once its
-/// layer is decoded.
+/// on whichever thread is free, the largest layers first, then each layer's index
+/// ([`finish`]).
 pub(crate) fn load(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
     let io = |source| GraphError::Io {
         path: path.to_path_buf(),
@@ -178,18 +179,20 @@ pub(crate) fn load(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
     read_at(&file, &mut header, 0).map_err(|e| short(e, io))?;
     let (start, entries) = read_header(&header, length)?;
     let order = largest_first(&entries);
-    let layers = in_parallel(&order, |k| {
+    let parts = in_parallel(&order, |k| {
         let e = entries[k];
-        let mut shape = vec![0u8; e.shape()];
-        read_at(&file, &mut shape, e.at as u64).map_err(|source| short(source, io))?;
-        // The moves straight into their place.
+        let mut keys = vec![0u8; e.keys];
+        read_at(&file, &mut keys, e.at as u64).map_err(|source| short(source, io))?;
+        // The counts and moves straight into their place.
+        let mut counts = vec![0u8; e.fields];
+        read_at(&file, &mut counts, (e.at + e.keys) as u64).map_err(|source| short(source, io))?;
         let mut edges = vec![0u16; e.edges];
         let at = (e.at + e.shape()) as u64;
         read_at(&file, bytemuck::cast_slice_mut(&mut edges), at)
             .map_err(|source| short(source, io))?;
-        read_layer(&shape, edges, &e, pieces_needed(start) - k as u32)
+        read_layer(&keys, counts, edges, &e, pieces_needed(start) - k as u32)
     })?;
-    finish(start, rules, layers)
+    finish(start, rules, parts, TABLE_LATER)
 }
 
 /// Reads exactly `buffer.len()` bytes at `offset`.
@@ -219,6 +222,11 @@ fn short(error: std::io::Error, io: impl Fn(std::io::Error) -> GraphError) -> Gr
 
 /// The graph in `bytes` (the file format), built for `rules`.
 pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError> {
+    decode_with(bytes, rules, TABLE_LATER)
+}
+
+/// [`decode`], the tables of layers of more than `later` fields made on another thread.
+fn decode_with(bytes: &[u8], rules: RulesId, later: usize) -> Result<PcGraph, GraphError> {
     let fixed: &[u8; FIXED] = bytes
         .get(..FIXED)
         .and_then(|b| b.try_into().ok())
@@ -232,14 +240,21 @@ pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError
     check_fixed(fixed, rules)?;
     let (start, entries) = read_header(bytes, bytes.len() as u64)?;
     let order = largest_first(&entries);
-    let layers = in_parallel(&order, |k| {
+    let parts = in_parallel(&order, |k| {
         let e = entries[k];
         let (shape, moves) = bytes[e.at..e.at + e.size()].split_at(e.shape());
+        let (keys, counts) = shape.split_at(e.keys);
         let mut edges = vec![0u16; e.edges];
         bytemuck::cast_slice_mut::<u16, u8>(&mut edges).copy_from_slice(moves);
-        read_layer(shape, edges, &e, pieces_needed(start) - k as u32)
+        read_layer(
+            keys,
+            counts.to_vec(),
+            edges,
+            &e,
+            pieces_needed(start) - k as u32,
+        )
     })?;
-    finish(start, rules, layers)
+    finish(start, rules, parts, later)
 }
 
 /// Checks the magic, the version and the rules.
@@ -337,18 +352,75 @@ fn largest_first(entries: &[Entry]) -> Vec<usize> {
     order
 }
 
-/// The graph of the decoded layers, checked to start where the header says.
-fn finish(start: u64, rules: RulesId, layers: Vec<Layer>) -> Result<PcGraph, GraphError> {
-    if layers[0].keys != [start] {
+/// The graph of the decoded layers, checked to start where the header says: each layer's
+/// index made on whichever thread is free, the largest first, but the tables of layers of
+/// more than `later` fields, which a thread of their own makes after.
+fn finish(
+    start: u64,
+    rules: RulesId,
+    parts: Vec<Parts>,
+    later: usize,
+) -> Result<PcGraph, GraphError> {
+    if parts[0].keys != [start] {
         return Err(GraphError::Malformed("the first layer"));
     }
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(parts[k].keys.len()));
+    let parts: Vec<std::sync::Mutex<Option<Parts>>> = parts
+        .into_iter()
+        .map(|p| std::sync::Mutex::new(Some(p)))
+        .collect();
+    let layers = in_parallel(&order, |k| {
+        let taken = parts[k].lock().ok().and_then(|mut p| p.take());
+        let Parts {
+            keys,
+            counts,
+            edges,
+        } = taken.expect("each layer is taken once");
+        Ok(if keys.len() > later && threads() > 1 {
+            Layer::without_table(keys, counts, edges)
+        } else {
+            Layer::new(keys, counts, edges)
+        })
+    })?;
     let mut graph = PcGraph {
         rules,
         start,
         layers,
     };
     graph.index_small_layers();
+    // The large layers' tables on another thread, the smallest first (each is of use as
+    // soon as it is made); if no thread can be had, here.
+    let mut large: Vec<&Layer> = graph
+        .layers
+        .iter()
+        .filter(|l| !l.has_table() && super::lookup::KeyTable::fits(l.len()))
+        .collect();
+    large.sort_by_key(|l| l.len());
+    let jobs: Vec<_> = large.iter().map(|l| l.table_later()).collect();
+    if !jobs.is_empty() {
+        let spawned = std::thread::Builder::new()
+            .name("pc-graph-tables".into())
+            .spawn(move || jobs.into_iter().for_each(|job| job()));
+        if spawned.is_err() {
+            large.iter().for_each(|l| l.table_later()());
+        }
+    }
     Ok(graph)
+}
+
+/// Layers of more fields than this get their lookup table after the load returns, on
+/// another thread ([`Layer::table_later`]): the three largest of a full graph, whose
+/// tables take most of a load's time and which a full ranking does not use.
+const TABLE_LATER: usize = 1 << 20;
+
+/// The threads a load may use: the machine's, one in a browser.
+fn threads() -> usize {
+    if cfg!(target_family = "wasm") {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
 }
 
 /// `work(k)` for each `k` of `order`, on the machine's threads (a thread takes the next
@@ -357,13 +429,7 @@ fn in_parallel<T: Send>(
     order: &[usize],
     work: impl Fn(usize) -> Result<T, GraphError> + Sync,
 ) -> Result<Vec<T>, GraphError> {
-    let threads = if cfg!(target_family = "wasm") {
-        1
-    } else {
-        std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(order.len())
-    };
+    let threads = threads().min(order.len());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let run = || {
         let mut done = Vec::new();
@@ -397,18 +463,30 @@ fn in_parallel<T: Send>(
     results.into_iter().map(|(_, r)| r).collect()
 }
 
-/// A layer from its sections (`shape`: its keys and counts; `edges`: its moves as read),
+/// A layer's keys, counts and moves, decoded and checked, before its index is made.
+struct Parts {
+    keys: Vec<u64>,
+    counts: Vec<u8>,
+    edges: Vec<u16>,
+}
+
+/// A layer's parts from its sections (`keys` as in the file; `counts` and `edges` as read),
 /// checked against their hashes: every key a field that needs `pieces` pieces, ascending,
 /// every move of a piece and an id within the largest table, and every field with a move
 /// but in the last layer (`pieces = 0`).
 fn read_layer(
-    shape: &[u8],
+    keys: &[u8],
+    counts: Vec<u8>,
     mut edges: Vec<u16>,
     entry: &Entry,
     pieces: u32,
-) -> Result<Layer, GraphError> {
+) -> Result<Parts, GraphError> {
     let malformed = GraphError::Malformed;
-    if xxhash_rust::xxh3::xxh3_64(shape) != entry.shape_hash
+    // The keys and counts are one section with one hash.
+    let mut shape = xxhash_rust::xxh3::Xxh3Default::new();
+    shape.update(keys);
+    shape.update(&counts);
+    if shape.digest() != entry.shape_hash
         || xxhash_rust::xxh3::xxh3_64(bytemuck::cast_slice(&edges)) != entry.moves_hash
     {
         return Err(GraphError::Checksum);
@@ -417,14 +495,13 @@ fn read_layer(
     for e in edges.iter_mut() {
         *e = u16::from_le(*e);
     }
-    let (keys, counts) = shape.split_at(entry.keys);
     let mut reader = Reader { bytes: keys, at: 0 };
     let keys = read_keys(&mut reader, entry.fields, pieces)?;
     if reader.at != entry.keys {
         return Err(malformed("a layer's keys"));
     }
     let mut at = 0usize;
-    for &count in counts {
+    for &count in &counts {
         if (count == 0) != (pieces == 0) {
             return Err(malformed("a field's moves"));
         }
@@ -441,7 +518,11 @@ fn read_layer(
     if pieces_seen >= Piece::COUNT as u16 || usize::from(ids_seen) >= MAX_IDS {
         return Err(malformed("a move"));
     }
-    Ok(Layer::new(keys, counts.to_vec(), edges))
+    Ok(Parts {
+        keys,
+        counts,
+        edges,
+    })
 }
 
 /// A layer's keys, ascending varint differences, each a field needing `pieces` pieces.
@@ -606,6 +687,29 @@ mod tests {
         let header_hash = xxhash_rust::xxh3::xxh3_64(&bytes[..end]);
         bytes[end..end + 8].copy_from_slice(&header_hash.to_le_bytes());
         bytes
+    }
+
+    #[test]
+    fn tables_made_after_the_load_find_the_same_fields() {
+        let (graph, bytes) = two_line();
+        let later = decode_with(bytes, id(), 0).unwrap();
+        assert_eq!(&later, graph);
+        // Whether or not each table is made yet, then once they all are.
+        let check = |later: &PcGraph| {
+            for (layer, built) in later.layers.iter().zip(&graph.layers) {
+                for (i, &key) in built.keys.iter().enumerate() {
+                    assert_eq!(layer.find(key), Some(i as u32));
+                    assert_eq!(layer.find(key + 1), built.find(key + 1));
+                }
+            }
+        };
+        check(&later);
+        let waited = std::time::Instant::now();
+        while !later.is_indexed() {
+            assert!(waited.elapsed().as_secs() < 60, "the tables are never made");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        check(&later);
     }
 
     #[test]

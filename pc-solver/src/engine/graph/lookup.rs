@@ -20,6 +20,10 @@ const INDEX_BITS: u32 = 24;
 /// An empty slot (no index reaches it: see [`KeyTable::new`]).
 const EMPTY: u32 = u32::MAX;
 
+/// A table is filled in about `2^REGION_BITS` regions of consecutive slots, one after
+/// another (see [`KeyTable::new`]).
+const REGION_BITS: u32 = 11;
+
 /// Slots per key, as a fraction: two thirds full, about 1.5 probes per search.
 const SLOTS_PER_KEY: (usize, usize) = (3, 2);
 
@@ -35,7 +39,7 @@ impl KeyTable {
     /// The table of these keys (distinct), or `None` when there are too many for a slot's
     /// index bits.
     pub(crate) fn new(keys: &[u64]) -> Option<KeyTable> {
-        if keys.len() >= (1 << INDEX_BITS) - 1 {
+        if !KeyTable::fits(keys.len()) {
             return None;
         }
         // At least one slot stays empty, so that a search for a missing key ends.
@@ -43,25 +47,39 @@ impl KeyTable {
         let mut table = KeyTable {
             slots: vec![EMPTY; size],
         };
-        // Sixteen keys at a time: their first slots read together (their cache misses
-        // overlap), then filled.
-        const CHUNK: usize = 16;
-        for (chunk, keys) in keys.chunks(CHUNK).enumerate() {
-            let mut homes = [(0usize, 0u32); CHUNK];
-            let mut seen = 0u32;
-            for (&key, home) in keys.iter().zip(&mut homes) {
-                *home = table.home(key);
-                seen ^= table.slots[home.0];
+        // The keys grouped by the region of the table their first slot is in, then put in
+        // region by region: each region's probes stay in a few kilobytes of the table,
+        // in cache, where keys in their own order would miss it at every key.
+        let shift = (usize::BITS - size.leading_zeros()).saturating_sub(REGION_BITS);
+        let region = |key: u64| table.home(key).0 >> shift;
+        let mut starts = vec![0u32; (size >> shift) + 2];
+        for &key in keys {
+            starts[region(key) + 1] += 1;
+        }
+        for r in 1..starts.len() {
+            starts[r] += starts[r - 1];
+        }
+        // Each key's first slot and slot contents, by region.
+        let mut grouped = vec![0u64; keys.len()];
+        for (i, &key) in keys.iter().enumerate() {
+            let (at, tag) = table.home(key);
+            let r = &mut starts[at >> shift];
+            grouped[*r as usize] = (at as u64) << 32 | u64::from(tag | i as u32);
+            *r += 1;
+        }
+        for h in grouped {
+            let mut at = (h >> 32) as usize;
+            while table.slots[at] != EMPTY {
+                at = if at + 1 == size { 0 } else { at + 1 };
             }
-            std::hint::black_box(seen);
-            for (i, &(mut at, tag)) in homes.iter().take(keys.len()).enumerate() {
-                while table.slots[at] != EMPTY {
-                    at = if at + 1 == size { 0 } else { at + 1 };
-                }
-                table.slots[at] = tag | (chunk * CHUNK + i) as u32;
-            }
+            table.slots[at] = h as u32;
         }
         Some(table)
+    }
+
+    /// Whether a table can hold this many keys.
+    pub(crate) fn fits(keys: usize) -> bool {
+        keys < (1 << INDEX_BITS) - 1
     }
 
     /// A key's first slot and its tag (in the slot's high bits).

@@ -81,6 +81,7 @@ mod file;
 mod key;
 mod lookup;
 mod moves;
+mod radix;
 pub(crate) mod search;
 mod starts;
 pub(crate) mod suffix;
@@ -93,6 +94,7 @@ use crate::rules::{Rules, RulesId};
 use pc_srs::Piece;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 /// The environment variable that names the folder graphs are kept in (see
 /// [`PcGraph::cache_dir`]).
@@ -224,20 +226,28 @@ const SAMPLE: usize = 64;
 /// ([`moves::child`]), and its index from the next layer's keys ([`Layer::find`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Layer {
-    /// The fields' keys ([`key::pack`]), ascending, by index.
-    pub(crate) keys: Vec<u64>,
+    /// The fields' keys ([`key::pack`]), ascending, by index (shared with a thread that
+    /// makes the table, [`Layer::table_later`]).
+    pub(crate) keys: Arc<Vec<u64>>,
     /// Where each field's edges are in `edges`.
     pub(crate) starts: starts::Starts,
     /// Every field's edges ([`edge`]), by piece, then id.
     pub(crate) edges: Vec<u16>,
-    /// Every [`SAMPLE`]-th key: a small index over `keys` that stays in cache.
+    /// Every [`SAMPLE`]-th key: a small index over `keys` that stays in cache, for
+    /// [`Layer::find`] without the table.
     samples: Vec<u64>,
-    /// The keys' indices by hash, for [`Layer::find`]; `None` for a layer too large for it.
-    table: Option<lookup::KeyTable>,
+    /// The keys' indices by hash, for [`Layer::find`], once made; never for a layer too
+    /// large for one.
+    table: Arc<OnceLock<lookup::KeyTable>>,
     /// For a layer whose next layer is small (at most [`SMALL_NEXT`] fields): each edge's
     /// child index, found once (the suffix tables read these edges millions of times).
     /// Empty otherwise.
     children: Vec<u32>,
+    /// For the same layers: where each field's moves start in `links` (one more entry than
+    /// fields), and each move that leads somewhere as its piece (high byte) and child index,
+    /// so that a field's moves are two reads ([`PcGraph::for_each_child`]).
+    link_starts: Vec<u32>,
+    links: Vec<u32>,
 }
 
 /// The most fields a next layer may have for a layer to keep its edges' child indices.
@@ -258,26 +268,49 @@ impl Layer {
     /// A layer of these fields, their numbers of edges and the edges (checked by the
     /// caller: keys ascending, as many counts, counts adding up to the edges).
     pub(crate) fn new(keys: Vec<u64>, counts: Vec<u8>, edges: Vec<u16>) -> Layer {
-        let mut layer = Layer {
-            keys,
-            starts: starts::Starts::from_counts(counts),
-            edges,
-            samples: Vec::new(),
-            table: None,
-            children: Vec::new(),
-        };
+        let mut layer = Layer::without_table(keys, counts, edges);
         layer.index();
         layer
     }
 
-    /// Makes the table (or the samples) of [`Layer::find`] once the keys are all in.
+    /// [`Layer::new`] but for the table, which [`Layer::table_later`] makes.
+    pub(crate) fn without_table(keys: Vec<u64>, counts: Vec<u8>, edges: Vec<u16>) -> Layer {
+        let samples = keys.iter().step_by(SAMPLE).copied().collect();
+        Layer {
+            keys: Arc::new(keys),
+            starts: starts::Starts::from_counts(counts),
+            edges,
+            samples,
+            table: Arc::default(),
+            children: Vec::new(),
+            link_starts: Vec::new(),
+            links: Vec::new(),
+        }
+    }
+
+    /// Makes the table and the samples of [`Layer::find`] once the keys are all in.
     pub(crate) fn index(&mut self) {
-        self.table = lookup::KeyTable::new(&self.keys);
-        self.samples = if self.table.is_some() {
-            Vec::new()
-        } else {
-            self.keys.iter().step_by(SAMPLE).copied().collect()
-        };
+        self.samples = self.keys.iter().step_by(SAMPLE).copied().collect();
+        self.table = Arc::default();
+        if let Some(table) = lookup::KeyTable::new(&self.keys) {
+            let _ = self.table.set(table);
+        }
+    }
+
+    /// The work of making the layer's table, to be done on another thread: until it is
+    /// done, [`Layer::find`] searches the keys (the same answers, found more slowly).
+    pub(crate) fn table_later(&self) -> impl FnOnce() + Send + 'static {
+        let (keys, cell) = (self.keys.clone(), self.table.clone());
+        move || {
+            if let Some(table) = lookup::KeyTable::new(&keys) {
+                let _ = cell.set(table);
+            }
+        }
+    }
+
+    /// Whether the layer's table is made.
+    pub(crate) fn has_table(&self) -> bool {
+        self.table.get().is_some()
     }
 
     /// The edges of field `index`.
@@ -296,12 +329,12 @@ impl Layer {
         Some(&self.children[self.starts.range(index as usize)])
     }
 
-    /// The index of the field with this key, if the layer has it: by the hash table, or
-    /// for a layer too large for one, a binary search of the samples (in cache), then of
-    /// one block of keys.
+    /// The index of the field with this key, if the layer has it: by the hash table once it
+    /// is made, else by a binary search of the samples (in cache), then of one block of
+    /// keys.
     #[inline]
     pub(crate) fn find(&self, key: u64) -> Option<u32> {
-        if let Some(table) = &self.table {
+        if let Some(table) = self.table.get() {
             return table.find(&self.keys, key);
         }
         let block = self.samples.partition_point(|&s| s <= key).checked_sub(1)?;
@@ -311,10 +344,39 @@ impl Layer {
         Some((start + at) as u32)
     }
 
+    /// Where `key` is among the keys from index `from` on (all keys before `from` being
+    /// smaller): `Ok` with its index, or `Err` with where it would be. A search that goes
+    /// through keys in ascending order this way reads the keys in order, each cache line
+    /// about once, where [`Layer::find`] reads two lines at random per key.
+    #[inline]
+    pub(crate) fn find_from(&self, key: u64, from: usize) -> Result<usize, usize> {
+        // A few keys one by one (the next key is most often near), then galloping: double
+        // the step until past the key, then a binary search.
+        let keys = &self.keys;
+        let near = keys.len().min(from + 32);
+        let mut low = from;
+        while low < near && keys[low] < key {
+            low += 1;
+        }
+        if low < near {
+            return if keys[low] == key { Ok(low) } else { Err(low) };
+        }
+        let mut step = 1;
+        while low + step < keys.len() && keys[low + step] < key {
+            low += step;
+            step *= 2;
+        }
+        let high = (low + step + 1).min(keys.len());
+        match keys[low.min(high)..high].binary_search(&key) {
+            Ok(i) => Ok(low + i),
+            Err(i) => Err(low + i),
+        }
+    }
+
     /// [`Layer::find`] of several keys, into `out` ([`NO_CHILD`] for a key that is not
     /// there), their cache misses overlapping.
     pub(crate) fn find_many(&self, wanted: &[u64], out: &mut [u32]) {
-        match &self.table {
+        match self.table.get() {
             Some(table) => table.find_many(&self.keys, wanted, out),
             None => {
                 for (&key, out) in wanted.iter().zip(out) {
@@ -338,7 +400,7 @@ impl Layer {
     /// [`Layer::find`] is made by [`Layer::index`] once every field is in.
     pub(crate) fn push(&mut self, key: u64, edges: &[u16]) {
         debug_assert!(edges.len() <= MAX_EDGES);
-        self.keys.push(key);
+        Arc::make_mut(&mut self.keys).push(key);
         self.edges.extend_from_slice(edges);
         self.starts.push(edges.len() as u8);
     }
@@ -457,13 +519,28 @@ impl PcGraph {
 
     /// Reads a graph written by [`PcGraph::save`] for `rules`. A missing, truncated,
     /// damaged, other-version or other-rules file is an error.
+    ///
+    /// The graph answers at once. On a machine of more than one thread, the lookup tables
+    /// of its largest layers are made after this returns, on a thread of their own; until
+    /// they are ([`PcGraph::is_indexed`]), a walk that looks fields up one at a time (the
+    /// best move's first moves) finds them by binary search, more slowly, with the same
+    /// answers. A full ranking does not use these tables.
     pub fn load(path: &std::path::Path, rules: &Rules) -> Result<PcGraph, GraphError> {
         file::load(path, RulesId::of(rules))
     }
 
+    /// Whether every layer's lookup table is made (see [`PcGraph::load`]); always true of a
+    /// graph built in this process.
+    pub fn is_indexed(&self) -> bool {
+        self.layers
+            .iter()
+            .all(|l| l.has_table() || !lookup::KeyTable::fits(l.len()))
+    }
+
     /// The graph in the bytes of a graph file (as [`PcGraph::to_bytes`] makes them and
     /// [`PcGraph::save`] writes them), for `rules`: for a graph that does not come from
-    /// a file, such as one a browser downloaded. The same checks as [`PcGraph::load`].
+    /// a file, such as one a browser downloaded. The same checks and tables as
+    /// [`PcGraph::load`].
     pub fn from_bytes(bytes: &[u8], rules: &Rules) -> Result<PcGraph, GraphError> {
         file::decode(bytes, RulesId::of(rules))
     }
@@ -498,6 +575,36 @@ impl PcGraph {
         self.layers.get(layer + 1)?.find(key)
     }
 
+    /// Calls `f` with each move of field `index` of layer `layer` and the index in layer
+    /// `layer + 1` of the field it leads to, in the order of the moves; a move whose
+    /// field the graph does not have (never, for a graph built by this crate) is passed
+    /// over. The same as [`PcGraph::child`] for each move, with the field's edges found once.
+    #[inline]
+    pub(crate) fn for_each_child(&self, layer: usize, index: u32, mut f: impl FnMut(u16, u32)) {
+        let this = &self.layers[layer];
+        if !this.link_starts.is_empty() {
+            let (start, end) = (
+                this.link_starts[index as usize] as usize,
+                this.link_starts[index as usize + 1] as usize,
+            );
+            for &link in &this.links[start..end] {
+                f((link >> 16) as u16, link & 0xffff);
+            }
+            return;
+        }
+        let range = this.starts.range(index as usize);
+        let edges = &this.edges[range.clone()];
+        let (key, next) = (this.keys[index as usize], self.layers.get(layer + 1));
+        for &e in edges {
+            let child = edge_move(e)
+                .and_then(|m| moves::child(key, m))
+                .and_then(|c| next?.find(c));
+            if let Some(child) = child {
+                f(e, child);
+            }
+        }
+    }
+
     /// Finds the child indices of the layers whose next layer is small (see
     /// [`Layer::children`]), once a graph is built or read.
     pub(crate) fn index_small_layers(&mut self) {
@@ -507,23 +614,26 @@ impl PcGraph {
             }
             let (this, rest) = self.layers.split_at_mut(k + 1);
             let (layer, next) = (&mut this[k], &rest[0]);
-            let at: ahash::AHashMap<u64, u32> = next
-                .keys
-                .iter()
-                .enumerate()
-                .map(|(i, &key)| (key, i as u32))
-                .collect();
             let mut children = Vec::with_capacity(layer.edges.len());
+            let mut link_starts = Vec::with_capacity(layer.len() + 1);
+            let mut links = Vec::new();
             for index in 0..layer.len() {
+                link_starts.push(links.len() as u32);
                 let key = layer.keys[index];
                 for &e in layer.edges(index as u32) {
                     let child = edge_move(e)
                         .and_then(|m| moves::child(key, m))
-                        .and_then(|c| at.get(&c).copied());
+                        .and_then(|c| next.find(c));
                     children.push(child.unwrap_or(NO_CHILD));
+                    if let Some(child) = child {
+                        links.push(u32::from(e) << 16 | child);
+                    }
                 }
             }
+            link_starts.push(links.len() as u32);
             layer.children = children;
+            layer.link_starts = link_starts;
+            layer.links = links;
         }
     }
 
@@ -686,12 +796,13 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Finding a key, one or several at a time, by the table or by the samples (a
-        /// layer too large for a table), is a binary search of the keys.
+        /// Finding a key, one or several at a time, by the table or by the samples (before
+        /// the table is made), or searching on in ascending order, is a binary search of
+        /// the keys.
         #[test]
         fn finding_a_key_is_a_binary_search(
             keys in proptest::collection::btree_set(0u64..1000, 0..300),
-            wanted in proptest::collection::vec(0u64..1000, 0..40),
+            wanted in proptest::collection::vec(0u64..1000, 0..80),
         ) {
             let mut layer = Layer::new(keys.iter().copied().collect(), vec![0; keys.len()], Vec::new());
             let expected: Vec<u32> = wanted
@@ -700,14 +811,39 @@ mod tests {
                 .collect();
             for by_samples in [false, true] {
                 if by_samples {
-                    layer.table = None;
-                    layer.samples = layer.keys.iter().step_by(SAMPLE).copied().collect();
+                    layer.table = Default::default();
                 }
                 let one: Vec<u32> = wanted.iter().map(|&key| layer.find(key).unwrap_or(NO_CHILD)).collect();
                 proptest::prop_assert_eq!(&one, &expected);
                 let mut many = vec![0; wanted.len()];
                 layer.find_many(&wanted, &mut many);
                 proptest::prop_assert_eq!(&many, &expected);
+            }
+            // In ascending order, each search going on from where the last one ended.
+            let mut ascending = wanted.clone();
+            ascending.sort_unstable();
+            let mut from = 0;
+            for key in ascending {
+                let found = layer.find_from(key, from);
+                proptest::prop_assert_eq!(found, layer.keys.binary_search(&key));
+                from = found.unwrap_or_else(|at| at);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Searching on through many keys for few (gallops past the keys between).
+        #[test]
+        fn searching_on_through_many_keys_is_a_binary_search(
+            keys in proptest::collection::btree_set(0u64..1_000_000, 0..5000),
+            wanted in proptest::collection::btree_set(0u64..1_000_000, 0..20),
+        ) {
+            let layer = Layer::new(keys.iter().copied().collect(), vec![0; keys.len()], Vec::new());
+            let mut from = 0;
+            for key in wanted {
+                let found = layer.find_from(key, from);
+                proptest::prop_assert_eq!(found, layer.keys.binary_search(&key));
+                from = found.unwrap_or_else(|at| at);
             }
         }
     }

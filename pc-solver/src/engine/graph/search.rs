@@ -26,6 +26,7 @@
 //! values (tested).
 
 use super::children::{ChildMemo, NO_CHILD};
+use super::radix::{sort_by_high_half, sort_by_low_word};
 use super::suffix::SuffixMemo;
 use super::{GraphMemo, PcGraph, edge_move, edge_piece, moves};
 use crate::decision::{Decision, State, hold_code};
@@ -372,27 +373,72 @@ struct Walk<'g, 's> {
     scratch: Vec<u64>,
     /// The set of a state below one of layer `m - 1`.
     below: Vec<u64>,
-    /// The child indices of the moves of the last layer's fields ([`Walk::prepare_leaves`]).
-    leaf_children: LeafChildren,
     /// The child indices found depth first, kept from one decision to the next.
     children: &'s mut ChildMemo,
 }
 
-/// For some fields of a layer (ascending), where each one's moves start and the index of
-/// the field each move leads to ([`NO_CHILD`] when there is none).
+/// The states of the last layer of a walk, with the [`link`]s of their fields' moves when
+/// prepared ([`Walk::prepare_leaves`]).
+struct LastLayer {
+    prepared: Option<LeafChildren>,
+    /// For each state, its field's place among the prepared fields.
+    at: Vec<u32>,
+}
+
+impl LastLayer {
+    /// The last layer of these states (sorted), with the children prepared for them.
+    fn new(states: &[u32], prepared: Option<LeafChildren>) -> LastLayer {
+        let mut at = Vec::new();
+        if let Some(prepared) = &prepared {
+            // Both in the order of the fields.
+            let mut p = 0;
+            at = states
+                .iter()
+                .map(|&s| {
+                    while prepared.fields[p] != s >> 3 {
+                        p += 1;
+                    }
+                    p as u32
+                })
+                .collect();
+        }
+        LastLayer { prepared, at }
+    }
+
+    /// The prepared links of state `i`'s field, if any.
+    fn links(&self, i: u32) -> Option<&[u32]> {
+        let prepared = self.prepared.as_ref()?;
+        Some(prepared.links_at(self.at[i as usize] as usize))
+    }
+}
+
+/// For some fields of a layer (ascending), where each one's moves start and each move as
+/// a [`link`].
 #[derive(Default)]
 struct LeafChildren {
     fields: Vec<u32>,
     starts: Vec<u32>,
-    children: Vec<u32>,
+    links: Vec<u32>,
+}
+
+/// Where a link's piece is.
+const LINK_SHIFT: u32 = 29;
+
+/// A link's child bits; all set: no child.
+const LINK_CHILD: u32 = (1 << LINK_SHIFT) - 1;
+
+/// A move as one word: its piece, and the index of the field it leads to in the next
+/// layer (at most `2^28`, [`super::MAX_FIELDS`]), all ones for [`NO_CHILD`].
+#[inline]
+fn link(piece: u8, child: u32) -> u32 {
+    u32::from(piece) << LINK_SHIFT | child.min(LINK_CHILD)
 }
 
 impl LeafChildren {
-    /// The children of the moves of `field`, when they were found.
+    /// The links of the moves of the `p`-th field.
     #[inline]
-    fn of(&self, field: u32) -> Option<&[u32]> {
-        let p = self.fields.binary_search(&field).ok()?;
-        Some(&self.children[self.starts[p] as usize..self.starts[p + 1] as usize])
+    fn links_at(&self, p: usize) -> &[u32] {
+        &self.links[self.starts[p] as usize..self.starts[p + 1] as usize]
     }
 }
 
@@ -438,7 +484,6 @@ impl<'g, 's> Walk<'g, 's> {
             sums: (0..m).map(|_| AHashMap::new()).collect(),
             distinct: AHashMap::new(),
             arena: Vec::new(),
-            leaf_children: LeafChildren::default(),
         }
     }
 
@@ -460,16 +505,16 @@ impl<'g, 's> Walk<'g, 's> {
             self.expand(k, &mut above[k], &mut below[0]);
         }
         // The last layer's sets, in the order of the graph's fields.
-        self.prepare_leaves(&levels[self.last].states);
-        let last = &levels[self.last];
-        let sets: Vec<u32> = last
-            .states
-            .iter()
-            .map(|&s| {
+        let prepared = self.prepare_leaves(&levels[self.last].states);
+        let last = &levels[self.last].states;
+        let leaves = LastLayer::new(last, prepared);
+        let sets: Vec<u32> = (0..last.len())
+            .map(|i| {
+                let s = last[i];
                 if self.is_two_line_pc(self.last, s >> 3) {
                     EMPTY // never read: the 2-line PC wins everything (`add_wins`)
                 } else {
-                    self.leaf_set(s)
+                    self.leaf_set(s, leaves.links(i as u32), false)
                 }
             })
             .collect();
@@ -578,57 +623,64 @@ impl<'g, 's> Walk<'g, 's> {
                 }
             }
         }
-        let wanted: Vec<u64> = keyed.iter().map(|&(word, _)| word >> 3).collect();
-        let mut found = vec![NO_CHILD; wanted.len()];
-        next.find_many(&wanted, &mut found);
-        let mut pairs: Vec<u64> = keyed
-            .iter()
-            .zip(found)
-            .filter(|&(_, at)| at != NO_CHILD)
-            .map(|(&(word, parent), at)| {
-                u64::from(state(at, (word & 7) as u8)) << 32 | u64::from(parent)
-            })
-            .collect();
-        sort_by_high_half(&mut pairs);
+        // In the order of the keys, which is the order of the next layer's fields: each
+        // key's index is found by searching on from the last one's.
+        sort_by_low_word(&mut keyed, 43 + 3);
+        let mut pairs: Vec<u64> = Vec::with_capacity(keyed.len());
+        let (mut from, mut last) = (0usize, None);
+        for &(word, parent) in &keyed {
+            let key = word >> 3;
+            if last.map(|(k, _)| k) != Some(key) {
+                let at = next.find_from(key, from);
+                from = at.unwrap_or_else(|at| at);
+                last = Some((key, at.ok()));
+            }
+            if let Some((_, Some(at))) = last {
+                pairs.push(u64::from(state(at as u32, (word & 7) as u8)) << 32 | u64::from(parent));
+            }
+        }
         pairs
     }
 
-    /// Finds, in one sorted pass, the child indices of the moves of the distinct fields
-    /// of the last layer's states, for [`Walk::leaf`].
-    fn prepare_leaves(&mut self, states: &[u32]) {
+    /// Finds, in one pass, the moves and child indices ([`link`]s) of the distinct fields
+    /// of the last layer's states (sorted), for [`Walk::leaf`]; `None` when the layer keeps
+    /// its children or is the graph's last.
+    fn prepare_leaves(&self, states: &[u32]) -> Option<LeafChildren> {
         let layer_at = self.base + self.last;
-        let (Some(layer), Some(next)) = (
-            self.graph.layers.get(layer_at),
-            self.graph.layers.get(layer_at + 1),
-        ) else {
-            return;
-        };
+        let layer = self.graph.layers.get(layer_at)?;
+        let next = self.graph.layers.get(layer_at + 1)?;
         if !layer.children.is_empty() {
-            return;
+            return None;
         }
         let mut fields: Vec<u32> = states.iter().map(|&s| s >> 3).collect();
         fields.dedup();
         let mut starts = Vec::with_capacity(fields.len() + 1);
-        let mut keyed: Vec<(u64, u32)> = Vec::new();
+        let mut wanted: Vec<u64> = Vec::new();
+        let mut pieces: Vec<u8> = Vec::new();
         for &field in &fields {
-            starts.push(keyed.len() as u32);
+            starts.push(wanted.len() as u32);
             let key = layer.keys[field as usize];
             for &e in layer.edges(field) {
                 let child = edge_move(e)
                     .and_then(|m| moves::child(key, m))
                     .unwrap_or(u64::MAX >> 3);
-                keyed.push((child, keyed.len() as u32));
+                wanted.push(child);
+                pieces.push(edge_piece(e) as u8);
             }
         }
-        starts.push(keyed.len() as u32);
-        let wanted: Vec<u64> = keyed.iter().map(|&(key, _)| key).collect();
-        let mut children = vec![NO_CHILD; keyed.len()];
+        starts.push(wanted.len() as u32);
+        let mut children = vec![NO_CHILD; wanted.len()];
         next.find_many(&wanted, &mut children);
-        self.leaf_children = LeafChildren {
+        let links = pieces
+            .iter()
+            .zip(children)
+            .map(|(&piece, child)| link(piece, child))
+            .collect();
+        Some(LeafChildren {
             fields,
             starts,
-            children,
-        };
+            links,
+        })
     }
 
     /// Adds the continuations state `i` of layer `k >= m` wins to `out`. Only the last
@@ -644,6 +696,9 @@ impl<'g, 's> Walk<'g, 's> {
         } else {
             for &child in level.children_of(i) {
                 self.add_wins(levels, sets, k + 1, child, out);
+                if out == self.full.as_slice() {
+                    break;
+                }
             }
         }
     }
@@ -658,14 +713,22 @@ impl<'g, 's> Walk<'g, 's> {
         }
     }
 
-    /// Where the continuations a state of the last layer wins are, in the arena.
-    fn leaf_set(&mut self, s: u32) -> u32 {
+    /// Where the continuations a state of the last layer wins are, in the arena, given
+    /// the [`link`]s of its field's moves when they were prepared
+    /// ([`Walk::prepare_leaves`]); kept for the states met again when `remember` holds.
+    fn leaf_set(&mut self, s: u32, links: Option<&[u32]>, remember: bool) -> u32 {
         if let Some(&at) = self.leaves.get(&s) {
             return at;
         }
         let mut set = std::mem::take(&mut self.scratch);
         set.iter_mut().for_each(|w| *w = 0);
-        self.leaf(self.base + self.last, s >> 3, (s & 7) as u8, &mut set);
+        self.leaf(
+            self.base + self.last,
+            s >> 3,
+            (s & 7) as u8,
+            links,
+            &mut set,
+        );
         let at = if set.iter().all(|&w| w == 0) {
             EMPTY
         } else if let Some(&at) = self.distinct.get(set.as_slice()) {
@@ -677,7 +740,9 @@ impl<'g, 's> Walk<'g, 's> {
             at
         };
         self.scratch = set;
-        self.leaves.insert(s, at);
+        if remember {
+            self.leaves.insert(s, at);
+        }
         at
     }
 
@@ -700,7 +765,7 @@ impl<'g, 's> Walk<'g, 's> {
         if self.is_two_line_pc(k, field) {
             out.copy_from_slice(&self.full);
         } else if k == self.last {
-            let at = self.leaf_set(state(field, held));
+            let at = self.leaf_set(state(field, held), None, true);
             self.add_set(at, out);
         } else {
             for child in self.children(k, field, held) {
@@ -797,7 +862,16 @@ impl<'g, 's> Walk<'g, 's> {
 
     /// The continuations a state of the last layer wins: for each first unknown piece,
     /// the queues of the rest that finish what placing it (or the held piece) leaves.
-    fn leaf(&mut self, layer: usize, field: u32, held: u8, set: &mut [u64]) {
+    /// `prepared`: the [`link`]s of the field's moves, when [`Walk::prepare_leaves`] found
+    /// them.
+    fn leaf(
+        &mut self,
+        layer: usize,
+        field: u32,
+        held: u8,
+        prepared: Option<&[u32]>,
+        set: &mut [u64],
+    ) {
         let graph = self.graph;
         let m = self.m;
         if m == 1 {
@@ -807,19 +881,25 @@ impl<'g, 's> Walk<'g, 's> {
         }
         // The queues of the pieces after the first, by first piece (base 8).
         let mut after = [[0u64; 8]; 7];
-        let edges = graph.layers[layer].edges(field);
         let swaps = self.hold_rule;
-        // The children found in one pass for the last layer, else by key.
-        let prepared = (layer == self.base + self.last)
-            .then(|| self.leaf_children.of(field).map(<[u32]>::to_vec))
-            .flatten();
-        let children = match prepared {
-            Some(children) => children,
-            None => self.children.of(graph, layer, field, |_, _| true).to_vec(),
+        // The moves and children found in one pass for the last layer, else by key.
+        let found: Vec<u32>;
+        let links = match prepared {
+            Some(links) => links,
+            None => {
+                let edges = graph.layers[layer].edges(field);
+                let children = self.children.of(graph, layer, field, |_, _| true);
+                found = edges
+                    .iter()
+                    .zip(children)
+                    .map(|(&e, &child)| link(edge_piece(e) as u8, child))
+                    .collect();
+                &found
+            }
         };
-        for (&e, &child) in edges.iter().zip(&children) {
-            let piece = edge_piece(e) as u8;
-            if child == NO_CHILD {
+        for &link in links {
+            let (piece, child) = ((link >> LINK_SHIFT) as u8, link & LINK_CHILD);
+            if child == LINK_CHILD {
                 continue;
             }
             if m == 4 {
@@ -946,61 +1026,5 @@ impl Level {
     fn children_of(&self, i: u32) -> &[u32] {
         let i = i as usize;
         &self.children[self.starts[i] as usize..self.starts[i + 1] as usize]
-    }
-}
-
-/// Sorts words by their high half, keeping the order of words with equal high halves (a
-/// radix sort: a byte at a time, four passes at most, a pass skipped when all words have
-/// the same byte there).
-fn sort_by_high_half(words: &mut Vec<u64>) {
-    let mut other = vec![0u64; words.len()];
-    for shift in [32, 40, 48, 56] {
-        let mut counts = [0usize; 256];
-        for &w in words.iter() {
-            counts[(w >> shift & 0xff) as usize] += 1;
-        }
-        if counts.contains(&words.len()) {
-            continue;
-        }
-        let mut at = 0;
-        for c in counts.iter_mut() {
-            let n = *c;
-            *c = at;
-            at += n;
-        }
-        for &w in words.iter() {
-            let digit = (w >> shift & 0xff) as usize;
-            other[counts[digit]] = w;
-            counts[digit] += 1;
-        }
-        std::mem::swap(words, &mut other);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The radix sort orders by the high half and keeps the order of equal high halves
-        /// (a state's children stay in the order their parents came).
-        #[test]
-        fn the_radix_sort_is_a_stable_sort_by_the_high_half(
-            words in proptest::collection::vec(
-                prop_oneof![
-                    any::<u64>(),
-                    0u64..1 << 40,
-                    (0u64..4, 0u64..8).prop_map(|(high, low)| high << 32 | low),
-                ],
-                0..300,
-            ),
-        ) {
-            let mut sorted = words.clone();
-            sort_by_high_half(&mut sorted);
-            let mut expected = words;
-            expected.sort_by_key(|w| w >> 32);
-            prop_assert_eq!(sorted, expected);
-        }
     }
 }

@@ -71,11 +71,8 @@ impl SuffixMemo {
             }
         } else {
             let mut set = 0u64;
-            for (j, &e) in edges.iter().enumerate() {
+            graph.for_each_child(layer, field, |e, child| {
                 let piece = edge_piece(e) as u8;
-                let Some(child) = graph.child(layer, field, j) else {
-                    continue;
-                };
                 // Placing the queue's first piece `piece` keeps the hold; placing the held
                 // piece holds the queue's first, whatever it is.
                 set |= self.small(graph, layer + 1, child, hold, 1) << (8 * piece);
@@ -86,7 +83,7 @@ impl SuffixMemo {
                         }
                     }
                 }
-            }
+            });
             set
         };
         let table = table_for(&mut self.small, layer, graph, UNKNOWN);
@@ -108,11 +105,8 @@ impl SuffixMemo {
         hold: u8,
     ) -> [u64; 8] {
         let mut slot = [0u64; 8];
-        for (j, &e) in graph.layers[layer].edges(field).iter().enumerate() {
+        graph.for_each_child(layer, field, |e, child| {
             let piece = edge_piece(e) as u8;
-            let Some(child) = graph.child(layer, field, j) else {
-                continue;
-            };
             // The queue's first piece placed, the hold kept.
             slot[piece as usize] |= self.small(graph, layer + 1, child, hold, 2);
             // The held piece placed, the queue's first (any other) held instead.
@@ -123,7 +117,7 @@ impl SuffixMemo {
                     }
                 }
             }
-        }
+        });
         slot
     }
 }
@@ -139,11 +133,8 @@ impl SuffixMemo {
         field: u32,
     ) -> [[u64; 8]; 8] {
         let mut slots = [[0u64; 8]; 8];
-        for (j, &e) in graph.layers[layer].edges(field).iter().enumerate() {
+        graph.for_each_child(layer, field, |e, child| {
             let piece = edge_piece(e);
-            let Some(child) = graph.child(layer, field, j) else {
-                continue;
-            };
             let mut two = [0u64; 8];
             for (hold, set) in two.iter_mut().enumerate() {
                 *set = self.small(graph, layer + 1, child, hold as u8, 2);
@@ -159,7 +150,7 @@ impl SuffixMemo {
                     slots[piece][u] |= set;
                 }
             }
-        }
+        });
         slots
     }
 }
