@@ -89,15 +89,6 @@ pub(crate) fn build(
     Ok(graph)
 }
 
-/// The threads a build shares its layers among: the machine's (one in a browser).
-fn build_threads() -> usize {
-    if cfg!(target_family = "wasm") {
-        1
-    } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    }
-}
-
 /// How the workers of one step of a build tell the calling thread how far they are,
 /// and learn that it was cancelled.
 struct Shared {
@@ -122,7 +113,7 @@ fn in_parts<T: Send>(
     work: &(dyn Fn(std::ops::Range<usize>, &Shared) -> T + Sync),
     report: &mut dyn FnMut(usize) -> ControlFlow<()>,
 ) -> Result<Vec<T>, GraphError> {
-    let threads = build_threads().min(len.max(1));
+    let threads = super::threads().min(len.max(1));
     let part = len.div_ceil(threads).max(1);
     let shared = Shared {
         done: AtomicUsize::new(0),

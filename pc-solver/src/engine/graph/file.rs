@@ -377,7 +377,7 @@ fn finish(
             counts,
             edges,
         } = taken.expect("each layer is taken once");
-        Ok(if keys.len() > later && threads() > 1 {
+        Ok(if keys.len() > later && super::threads() > 1 {
             Layer::without_table(keys, counts, edges)
         } else {
             Layer::new(keys, counts, edges)
@@ -414,22 +414,13 @@ fn finish(
 /// tables take most of a load's time and which a full ranking does not use.
 const TABLE_LATER: usize = 1 << 20;
 
-/// The threads a load may use: the machine's, one in a browser.
-fn threads() -> usize {
-    if cfg!(target_family = "wasm") {
-        1
-    } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    }
-}
-
 /// `work(k)` for each `k` of `order`, on the machine's threads (a thread takes the next
 /// `k` when it is done), the results in order of `k`; the first error of any.
 fn in_parallel<T: Send>(
     order: &[usize],
     work: impl Fn(usize) -> Result<T, GraphError> + Sync,
 ) -> Result<Vec<T>, GraphError> {
-    let threads = threads().min(order.len());
+    let threads = super::threads().min(order.len());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let run = || {
         let mut done = Vec::new();

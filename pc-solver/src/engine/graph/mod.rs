@@ -244,10 +244,39 @@ pub(crate) struct Layer {
     /// Empty otherwise.
     children: Vec<u32>,
     /// For the same layers: where each field's moves start in `links` (one more entry than
-    /// fields), and each move that leads somewhere as its piece (high byte) and child index,
-    /// so that a field's moves are two reads ([`PcGraph::for_each_child`]).
+    /// fields), and each move that leads somewhere as a [`link`], so that a field's moves
+    /// are two reads ([`PcGraph::for_each_child`]).
     link_starts: Vec<u32>,
     links: Vec<u32>,
+}
+
+/// Where a [`link`]'s piece is.
+const LINK_SHIFT: u32 = 29;
+
+/// A link's child bits; all set: no child.
+const LINK_CHILD: u32 = (1 << LINK_SHIFT) - 1;
+
+/// A move as one word: its piece, and the index of the field it leads to in the next
+/// layer (below [`MAX_FIELDS`]), all ones for [`NO_CHILD`].
+#[inline]
+pub(crate) fn link(piece: u8, child: u32) -> u32 {
+    u32::from(piece) << LINK_SHIFT | child.min(LINK_CHILD)
+}
+
+/// A [`link`]'s piece and child, `None` when it has no child.
+#[inline]
+pub(crate) fn unlink(link: u32) -> Option<(u8, u32)> {
+    let child = link & LINK_CHILD;
+    (child != LINK_CHILD).then_some(((link >> LINK_SHIFT) as u8, child))
+}
+
+/// The threads a build or a load may use: the machine's (one in a browser).
+pub(crate) fn threads() -> usize {
+    if cfg!(target_family = "wasm") {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
 }
 
 /// The most fields a next layer may have for a layer to keep its edges' child indices.
@@ -292,9 +321,7 @@ impl Layer {
     pub(crate) fn index(&mut self) {
         self.samples = self.keys.iter().step_by(SAMPLE).copied().collect();
         self.table = Arc::default();
-        if let Some(table) = lookup::KeyTable::new(&self.keys) {
-            let _ = self.table.set(table);
-        }
+        self.table_later()();
     }
 
     /// The work of making the layer's table, to be done on another thread: until it is
@@ -578,17 +605,18 @@ impl PcGraph {
     /// Calls `f` with each move of field `index` of layer `layer` and the index in layer
     /// `layer + 1` of the field it leads to, in the order of the moves; a move whose
     /// field the graph does not have (never, for a graph built by this crate) is passed
-    /// over. The same as [`PcGraph::child`] for each move, with the field's edges found once.
+    /// over. The same as [`PcGraph::child`] for each move, with the field's edges found once;
+    /// `f` gets the move's piece (its index) and the child.
     #[inline]
-    pub(crate) fn for_each_child(&self, layer: usize, index: u32, mut f: impl FnMut(u16, u32)) {
+    pub(crate) fn for_each_child(&self, layer: usize, index: u32, mut f: impl FnMut(usize, u32)) {
         let this = &self.layers[layer];
         if !this.link_starts.is_empty() {
             let (start, end) = (
                 this.link_starts[index as usize] as usize,
                 this.link_starts[index as usize + 1] as usize,
             );
-            for &link in &this.links[start..end] {
-                f((link >> 16) as u16, link & 0xffff);
+            for (piece, child) in this.links[start..end].iter().filter_map(|&l| unlink(l)) {
+                f(usize::from(piece), child);
             }
             return;
         }
@@ -600,7 +628,7 @@ impl PcGraph {
                 .and_then(|m| moves::child(key, m))
                 .and_then(|c| next?.find(c));
             if let Some(child) = child {
-                f(e, child);
+                f(edge_piece(e), child);
             }
         }
     }
@@ -626,7 +654,7 @@ impl PcGraph {
                         .and_then(|c| next.find(c));
                     children.push(child.unwrap_or(NO_CHILD));
                     if let Some(child) = child {
-                        links.push(u32::from(e) << 16 | child);
+                        links.push(link(edge_piece(e) as u8, child));
                     }
                 }
             }

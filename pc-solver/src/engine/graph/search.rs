@@ -28,7 +28,7 @@
 use super::children::{ChildMemo, NO_CHILD};
 use super::radix::{sort_by_high_half, sort_by_low_word};
 use super::suffix::SuffixMemo;
-use super::{GraphMemo, PcGraph, edge_move, edge_piece, moves};
+use super::{GraphMemo, PcGraph, edge_move, edge_piece, link, moves, unlink};
 use crate::decision::{Decision, State, hold_code};
 use crate::engine::{Ask, StateValues};
 use crate::field::PcField;
@@ -421,19 +421,6 @@ struct LeafChildren {
     links: Vec<u32>,
 }
 
-/// Where a link's piece is.
-const LINK_SHIFT: u32 = 29;
-
-/// A link's child bits; all set: no child.
-const LINK_CHILD: u32 = (1 << LINK_SHIFT) - 1;
-
-/// A move as one word: its piece, and the index of the field it leads to in the next
-/// layer (at most `2^28`, [`super::MAX_FIELDS`]), all ones for [`NO_CHILD`].
-#[inline]
-fn link(piece: u8, child: u32) -> u32 {
-    u32::from(piece) << LINK_SHIFT | child.min(LINK_CHILD)
-}
-
 impl LeafChildren {
     /// The links of the moves of the `p`-th field.
     #[inline]
@@ -684,9 +671,9 @@ impl<'g, 's> Walk<'g, 's> {
     }
 
     /// Adds the continuations state `i` of layer `k >= m` wins to `out`. Only the last
-    /// layer's sets are kept: a state of layers `m..last` is walked once per parent
-    /// (211,080 times for 128,853 states of layer 4 with I held and `JLOSTZ`), which
-    /// costs less than keeping a set for each of the 427,857 states of layer 5.
+    /// layer's sets are kept: a state of layers `m..last` is walked once per parent,
+    /// which costs less than keeping a set for each state of layer `m + 1`
+    /// (`CHANGELOG.md` has the counts).
     fn add_wins(&self, levels: &[Level], sets: &[u32], k: usize, i: u32, out: &mut [u64]) {
         let level = &levels[k];
         if self.is_two_line_pc(k, level.states[i as usize] >> 3) {
@@ -898,10 +885,9 @@ impl<'g, 's> Walk<'g, 's> {
             }
         };
         for &link in links {
-            let (piece, child) = ((link >> LINK_SHIFT) as u8, link & LINK_CHILD);
-            if child == LINK_CHILD {
+            let Some((piece, child)) = unlink(link) else {
                 continue;
-            }
+            };
             if m == 4 {
                 // The first unknown piece placed (the hold stays): its block.
                 let kept = self.suffixes.three(graph, layer + 1, child, held);

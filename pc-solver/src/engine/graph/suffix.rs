@@ -58,10 +58,9 @@ impl SuffixMemo {
                 return set;
             }
         }
-        let edges = graph.layers[layer].edges(field);
         let set = if p == 1 {
             let mut fits = 0u64;
-            for &e in edges {
+            for &e in graph.layers[layer].edges(field) {
                 fits |= 1 << edge_piece(e);
             }
             if hold != EMPTY_HOLD && fits >> hold & 1 == 1 {
@@ -71,8 +70,8 @@ impl SuffixMemo {
             }
         } else {
             let mut set = 0u64;
-            graph.for_each_child(layer, field, |e, child| {
-                let piece = edge_piece(e) as u8;
+            graph.for_each_child(layer, field, |piece, child| {
+                let piece = piece as u8;
                 // Placing the queue's first piece `piece` keeps the hold; placing the held
                 // piece holds the queue's first, whatever it is.
                 set |= self.small(graph, layer + 1, child, hold, 1) << (8 * piece);
@@ -105,8 +104,8 @@ impl SuffixMemo {
         hold: u8,
     ) -> [u64; 8] {
         let mut slot = [0u64; 8];
-        graph.for_each_child(layer, field, |e, child| {
-            let piece = edge_piece(e) as u8;
+        graph.for_each_child(layer, field, |piece, child| {
+            let piece = piece as u8;
             // The queue's first piece placed, the hold kept.
             slot[piece as usize] |= self.small(graph, layer + 1, child, hold, 2);
             // The held piece placed, the queue's first (any other) held instead.
@@ -133,8 +132,7 @@ impl SuffixMemo {
         field: u32,
     ) -> [[u64; 8]; 8] {
         let mut slots = [[0u64; 8]; 8];
-        graph.for_each_child(layer, field, |e, child| {
-            let piece = edge_piece(e);
+        graph.for_each_child(layer, field, |piece, child| {
             let mut two = [0u64; 8];
             for (hold, set) in two.iter_mut().enumerate() {
                 *set = self.small(graph, layer + 1, child, hold as u8, 2);
