@@ -84,6 +84,7 @@ pub(crate) fn build(
         rules: RulesId::of(rules),
         start: pack(&start),
         layers: built,
+        three_left: None,
     };
     graph.index_small_layers();
     Ok(graph)

@@ -387,6 +387,7 @@ fn finish(
         rules,
         start,
         layers,
+        three_left: None,
     };
     graph.index_small_layers();
     // The large layers' tables on another thread, the smallest first (each is of use as

@@ -24,6 +24,9 @@ const EMPTY: u32 = u32::MAX;
 /// another (see [`KeyTable::new`]).
 const REGION_BITS: u32 = 11;
 
+/// About how many keys are put in the table per pass over them (see [`KeyTable::new`]).
+const PASS_KEYS: u32 = 1 << 20;
+
 /// Slots per key, as a fraction: two thirds full, about 1.5 probes per search.
 const SLOTS_PER_KEY: (usize, usize) = (3, 2);
 
@@ -39,6 +42,11 @@ impl KeyTable {
     /// The table of these keys (distinct), or `None` when there are too many for a slot's
     /// index bits.
     pub(crate) fn new(keys: &[u64]) -> Option<KeyTable> {
+        KeyTable::in_passes(keys, PASS_KEYS)
+    }
+
+    /// [`KeyTable::new`], putting about `pass_keys` keys in per pass.
+    fn in_passes(keys: &[u64], pass_keys: u32) -> Option<KeyTable> {
         if !KeyTable::fits(keys.len()) {
             return None;
         }
@@ -59,20 +67,40 @@ impl KeyTable {
         for r in 1..starts.len() {
             starts[r] += starts[r - 1];
         }
-        // Each key's first slot and slot contents, by region.
-        let mut grouped = vec![0u64; keys.len()];
-        for (i, &key) in keys.iter().enumerate() {
-            let (at, tag) = table.home(key);
-            let r = &mut starts[at >> shift];
-            grouped[*r as usize] = (at as u64) << 32 | u64::from(tag | i as u32);
-            *r += 1;
-        }
-        for h in grouped {
-            let mut at = (h >> 32) as usize;
-            while table.slots[at] != EMPTY {
-                at = if at + 1 == size { 0 } else { at + 1 };
+        // A few regions at a time, about `pass_keys` keys, so that the grouped keys take a
+        // bounded buffer (a large layer's table is made while a walk may be running).
+        let regions = starts.len() - 1;
+        let mut grouped: Vec<u64> = Vec::new();
+        let mut first = 0;
+        while first < regions {
+            let mut end = first + 1;
+            while end < regions && starts[end + 1] - starts[first] <= pass_keys {
+                end += 1;
             }
-            table.slots[at] = h as u32;
+            // Each key's first slot and slot contents, by region.
+            let base = starts[first];
+            let mut next: Vec<u32> = starts[first..end].iter().map(|&s| s - base).collect();
+            grouped.clear();
+            grouped.resize((starts[end] - base) as usize, 0);
+            for (i, &key) in keys.iter().enumerate() {
+                let (at, tag) = table.home(key);
+                let Some(write) = (at >> shift)
+                    .checked_sub(first)
+                    .and_then(|r| next.get_mut(r))
+                else {
+                    continue;
+                };
+                grouped[*write as usize] = (at as u64) << 32 | u64::from(tag | i as u32);
+                *write += 1;
+            }
+            for &h in &grouped {
+                let mut at = (h >> 32) as usize;
+                while table.slots[at] != EMPTY {
+                    at = if at + 1 == size { 0 } else { at + 1 };
+                }
+                table.slots[at] = h as u32;
+            }
+            first = end;
         }
         Some(table)
     }
@@ -174,6 +202,22 @@ mod tests {
             }
             for key in others {
                 prop_assert_eq!(table.find(&keys, key), keys.binary_search(&key).ok().map(|i| i as u32));
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn a_table_made_in_passes_is_the_table_made_at_once(
+            set in proptest::collection::btree_set(0u64..1 << 43, 0..3000),
+            pass_keys in 1u32..200,
+        ) {
+            let keys: Vec<u64> = set.into_iter().collect();
+            let at_once = KeyTable::in_passes(&keys, u32::MAX).expect("few keys");
+            let in_passes = KeyTable::in_passes(&keys, pass_keys).expect("few keys");
+            prop_assert_eq!(&in_passes.slots, &at_once.slots);
+            for (i, &key) in keys.iter().enumerate() {
+                prop_assert_eq!(in_passes.find(&keys, key), Some(i as u32));
             }
         }
     }

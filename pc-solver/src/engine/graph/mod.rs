@@ -65,14 +65,16 @@
 //!
 //! A graph file starts with the magic `PCGRAPH\0`, the format version
 //! ([`FORMAT_VERSION`]), the rules it was built for ([`RulesId`]: a hash of the kick
-//! table's offsets and the drop mode) and the start field; then per layer its fields' keys
-//! and their children, each section compressed as an LZ4 block; and ends with an XXH3-64
-//! checksum of everything before it. [`PcGraph::save`] writes it to a temporary file beside
-//! the path and renames it over the path once written, so a crash or two builders at once
-//! never leave half a file. [`PcGraph::load`] tells a missing, truncated, damaged,
-//! other-version or other-rules file apart ([`GraphError`]) and checks that every layer is
-//! well formed, so a damaged file is an error, never a wrong answer. Files live in
-//! [`PcGraph::cache_dir`] (`$PC_GRAPH_DIR` overrides it), one per rule set
+//! table's offsets and the drop mode), the start field and a table of the layers' sections;
+//! then per layer its fields' keys, their numbers of moves and the moves, each placement
+//! named by its piece and a byte (the field it leads to follows from the key), each section
+//! checked against its own XXH3-64 hash. Nothing is compressed: a browser's download is,
+//! and a load reads the moves straight into place. [`PcGraph::save`] writes it to a
+//! temporary file beside the path and renames it over the path once written, so a crash
+//! or two builders at once never leave half a file. [`PcGraph::load`] tells a missing,
+//! truncated, damaged, other-version or other-rules file apart ([`GraphError`]) and checks
+//! that every layer is well formed, so a damaged file is an error, never a wrong answer.
+//! Files live in [`PcGraph::cache_dir`] (`$PC_GRAPH_DIR` overrides it), one per rule set
 //! ([`PcGraph::file_name`]).
 
 mod build;
@@ -85,6 +87,7 @@ mod radix;
 pub(crate) mod search;
 mod starts;
 pub(crate) mod suffix;
+mod three_left;
 
 pub use build::{BuildProgress, BuildStage};
 pub use file::FORMAT_VERSION;
@@ -279,6 +282,44 @@ pub(crate) fn threads() -> usize {
     }
 }
 
+/// How many runs [`by_runs`] cuts a layer of `fields` fields into: one per thread
+/// ([`threads`]), one for a small layer (a thread would cost more than it saves).
+pub(crate) fn runs_for(fields: usize) -> usize {
+    const SMALLEST_RUN: usize = 1 << 14;
+    threads().min(fields / SMALLEST_RUN).max(1)
+}
+
+/// `work` over `0..fields` cut into `runs` runs of consecutive fields, each on a thread of
+/// its own but the first (on this one), the results in the order of the runs.
+pub(crate) fn by_runs<T: Send>(
+    fields: usize,
+    runs: usize,
+    work: impl Fn(std::ops::Range<u32>) -> T + Sync,
+) -> Vec<T> {
+    let runs = runs.max(1);
+    let bounds: Vec<u32> = (0..=runs).map(|r| (fields * r / runs) as u32).collect();
+    if runs == 1 {
+        return vec![work(0..fields as u32)];
+    }
+    std::thread::scope(|scope| {
+        let work = &work;
+        let handles: Vec<_> = bounds
+            .windows(2)
+            .skip(1)
+            .map(|run| {
+                let run = run[0]..run[1];
+                scope.spawn(move || work(run))
+            })
+            .collect();
+        let mut results = vec![work(bounds[0]..bounds[1])];
+        results.extend(handles.into_iter().map(|h| {
+            h.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        }));
+        results
+    })
+}
+
 /// The most fields a next layer may have for a layer to keep its edges' child indices.
 const SMALL_NEXT: usize = 1 << 16;
 
@@ -441,6 +482,9 @@ pub struct PcGraph {
     pub(crate) start: u64,
     /// Layer `k`: the fields with `k` pieces placed since the start.
     pub(crate) layers: Vec<Layer>,
+    /// The fields three pieces from a PC in classes, once the graph is indexed
+    /// ([`PcGraph::index_small_layers`]).
+    pub(crate) three_left: Option<three_left::ThreeLeft>,
 }
 
 impl PcGraph {
@@ -551,7 +595,9 @@ impl PcGraph {
     /// of its largest layers are made after this returns, on a thread of their own; until
     /// they are ([`PcGraph::is_indexed`]), a walk that looks fields up one at a time (the
     /// best move's first moves) finds them by binary search, more slowly, with the same
-    /// answers. A full ranking does not use these tables.
+    /// answers. A full ranking does not use these tables. Before it returns, the load also
+    /// sorts the fields three pieces from a PC into classes that finish alike, which a
+    /// full ranking reads instead of those fields' moves.
     pub fn load(path: &std::path::Path, rules: &Rules) -> Result<PcGraph, GraphError> {
         file::load(path, RulesId::of(rules))
     }
@@ -634,35 +680,62 @@ impl PcGraph {
     }
 
     /// Finds the child indices of the layers whose next layer is small (see
-    /// [`Layer::children`]), once a graph is built or read.
+    /// [`Layer::children`]), and the classes of the fields three pieces from a PC
+    /// ([`three_left`]), once a graph is built or read.
     pub(crate) fn index_small_layers(&mut self) {
+        self.index_small_layers_in(None);
+    }
+
+    /// [`PcGraph::index_small_layers`], each layer in `runs` runs ([`by_runs`]) if given,
+    /// else in as many as [`runs_for`] says.
+    fn index_small_layers_in(&mut self, runs: Option<usize>) {
         for k in 0..self.layers.len().saturating_sub(1) {
             if self.layers[k + 1].len() > SMALL_NEXT {
                 continue;
             }
             let (this, rest) = self.layers.split_at_mut(k + 1);
             let (layer, next) = (&mut this[k], &rest[0]);
+            // Each run of fields: its edges' children, and its moves as links with where
+            // each field's start (from the run's first).
+            let runs = by_runs(layer.len(), runs.unwrap_or(runs_for(layer.len())), |run| {
+                let mut children = Vec::new();
+                let mut link_starts = Vec::with_capacity(run.len());
+                let mut links = Vec::new();
+                for index in run {
+                    link_starts.push(links.len() as u32);
+                    let key = layer.keys[index as usize];
+                    for &e in layer.edges(index) {
+                        let child = edge_move(e)
+                            .and_then(|m| moves::child(key, m))
+                            .and_then(|c| next.find(c));
+                        children.push(child.unwrap_or(NO_CHILD));
+                        if let Some(child) = child {
+                            links.push(link(edge_piece(e) as u8, child));
+                        }
+                    }
+                }
+                (children, link_starts, links)
+            });
             let mut children = Vec::with_capacity(layer.edges.len());
             let mut link_starts = Vec::with_capacity(layer.len() + 1);
             let mut links = Vec::new();
-            for index in 0..layer.len() {
-                link_starts.push(links.len() as u32);
-                let key = layer.keys[index];
-                for &e in layer.edges(index as u32) {
-                    let child = edge_move(e)
-                        .and_then(|m| moves::child(key, m))
-                        .and_then(|c| next.find(c));
-                    children.push(child.unwrap_or(NO_CHILD));
-                    if let Some(child) = child {
-                        links.push(link(edge_piece(e) as u8, child));
-                    }
-                }
+            for (run_children, run_starts, run_links) in runs {
+                let before = links.len() as u32;
+                children.extend(run_children);
+                link_starts.extend(run_starts.iter().map(|&s| before + s));
+                links.extend(run_links);
             }
             link_starts.push(links.len() as u32);
             layer.children = children;
             layer.link_starts = link_starts;
             layer.links = links;
         }
+        let three_runs = self
+            .layers
+            .len()
+            .checked_sub(4)
+            .map_or(1, |at| runs_for(self.layers[at].len()));
+        self.three_left = three_left::ThreeLeft::in_runs(self, runs.unwrap_or(three_runs));
     }
 
     /// Where a field is: its layer and its index there, when the graph has it.
@@ -873,6 +946,34 @@ mod tests {
                 proptest::prop_assert_eq!(found, layer.keys.binary_search(&key));
                 from = found.unwrap_or_else(|at| at);
             }
+        }
+    }
+
+    #[test]
+    fn indexing_in_runs_is_indexing_at_once() {
+        let rules = Rules::default();
+        let graph = small_graph(&rules, "##......../##......../##......../##........", 4);
+        for runs in [2, 3, 7] {
+            let mut in_runs = graph.clone();
+            in_runs.index_small_layers_in(Some(runs));
+            let mut at_once = graph.clone();
+            at_once.index_small_layers_in(Some(1));
+            assert_eq!(in_runs.three_left, at_once.three_left);
+            for (a, b) in in_runs.layers.iter().zip(&at_once.layers) {
+                assert_eq!(
+                    (&a.children, &a.link_starts, &a.links),
+                    (&b.children, &b.link_starts, &b.links)
+                );
+            }
+            assert!(at_once.layers.iter().any(|l| !l.links.is_empty()));
+        }
+    }
+
+    #[test]
+    fn runs_cover_the_fields_in_order() {
+        for (fields, runs) in [(0, 1), (1, 3), (10, 3), (100, 7), (5, 8)] {
+            let covered: Vec<u32> = by_runs(fields, runs, |run| run.collect::<Vec<u32>>()).concat();
+            assert_eq!(covered, (0..fields as u32).collect::<Vec<_>>());
         }
     }
 

@@ -196,7 +196,7 @@ struct Space {
     /// pieces (of bytes, for `k = m - 1`).
     runs: Vec<Vec<(u32, u32)>>,
     /// For `k` in `1..m`: the continuations after each prefix of `k` pieces.
-    spans: Vec<Vec<u32>>,
+    spans: Vec<Vec<Count>>,
     /// The first pieces, in order.
     firsts: Vec<u8>,
     /// The bytes of each first piece: (piece, first byte, end).
@@ -276,7 +276,7 @@ impl Space {
                     .take_while(|f| f.0.starts_with(prefix))
                     .count();
                 run.push((first as u32, (first + count) as u32));
-                span.push(end - start);
+                span.push(Count::try_from(end - start).expect("at most 7^4 continuations"));
             }
             runs.push(run);
             spans.push(span);
@@ -314,26 +314,31 @@ fn byte_popcounts(word: u64) -> u64 {
 
 /// Raises each prefix's best count (`row`, a prefix of `m - 1` pieces a byte of `set`) to
 /// what `set` wins: a byte's popcount, taken for eight bytes at once.
-fn best_of_bytes(row: &mut [u32], set: &[u64]) {
+fn best_of_bytes(row: &mut [Count], set: &[u64]) {
     for (i, &word) in set.iter().enumerate() {
         if word == 0 {
             continue;
         }
         let counts = byte_popcounts(word);
         for (j, best) in row[8 * i..].iter_mut().take(8).enumerate() {
-            *best = (*best).max((counts >> (8 * j) & 0xff) as u32);
+            *best = (*best).max((counts >> (8 * j) & 0xff) as Count);
         }
     }
 }
 
 /// Raises each prefix's best count (`row`) to what a child wins: the sum of its row
 /// (`below`, one entry per longer prefix) over the prefix's run.
-fn best_of_runs(row: &mut [u32], below: &[u32], runs: &[(u32, u32)]) {
+fn best_of_runs(row: &mut [Count], below: &[Count], runs: &[(u32, u32)]) {
     for (best, &(start, end)) in row.iter_mut().zip(runs) {
-        let count: u32 = below[start as usize..end as usize].iter().sum();
+        let count: Count = below[start as usize..end as usize].iter().sum();
         *best = (*best).max(count);
     }
 }
+
+/// A number of continuations: at most `7^4` (four unknown pieces at most,
+/// [`crate::decision::MAX_UNKNOWN`]),
+/// so two bytes, which halves the walk's largest table (the rows of layer `m - 1`).
+type Count = u16;
 
 /// The most words of a set: a byte for each prefix of three pieces (at most `7^3`).
 const MAX_WORDS: usize = 43;
@@ -361,12 +366,17 @@ struct Walk<'g, 's> {
     /// ([`state`]), kept from one batch of moves to the next.
     leaves: AHashMap<u32, u32>,
     /// Layers `1..m`, depth first: each prefix's best count, by state.
-    sums: Vec<AHashMap<u32, std::rc::Rc<[u32]>>>,
+    sums: Vec<AHashMap<u32, std::rc::Rc<[Count]>>>,
     /// Where each distinct set is in the arena: many states of the last layer win the same
     /// continuations, and a small arena stays in cache.
     distinct: AHashMap<Vec<u64>, u32>,
     /// The sets, `space.words` words each.
     arena: Vec<u64>,
+    /// With four unknown pieces: where the set of the states of each hold slot and moves
+    /// ([`Walk::leaf_set_by_classes`]) is in the arena.
+    by_classes: AHashMap<Vec<u32>, u32>,
+    /// The hold slot and moves of a state being looked up there.
+    alike: Vec<u32>,
     /// Every continuation.
     full: Vec<u64>,
     /// A set being made.
@@ -413,7 +423,8 @@ impl LastLayer {
 }
 
 /// For some fields of a layer (ascending), where each one's moves start and each move as
-/// a [`link`].
+/// a [`link`]: to its child, or with four unknown pieces to its child's class
+/// ([`Walk::class_links`]).
 #[derive(Default)]
 struct LeafChildren {
     fields: Vec<u32>,
@@ -471,6 +482,8 @@ impl<'g, 's> Walk<'g, 's> {
             sums: (0..m).map(|_| AHashMap::new()).collect(),
             distinct: AHashMap::new(),
             arena: Vec::new(),
+            by_classes: AHashMap::new(),
+            alike: Vec::new(),
         }
     }
 
@@ -505,6 +518,11 @@ impl<'g, 's> Walk<'g, 's> {
                 }
             })
             .collect();
+        // What finds a set again is of no more use to this batch, and the counts below
+        // are the walk's largest tables: let it go (a later batch of moves finds fewer
+        // sets alike, with the same values).
+        self.distinct = AHashMap::new();
+        self.by_classes = AHashMap::new();
         let values: Vec<u64> = if self.m == 1 {
             (0..levels[1].states.len())
                 .map(|i| {
@@ -515,7 +533,7 @@ impl<'g, 's> Walk<'g, 's> {
                 .collect()
         } else {
             // Layers `m - 1` down to 1: each state's best count for each prefix.
-            let mut below: Vec<u32> = Vec::new();
+            let mut below: Vec<Count> = Vec::new();
             for k in (1..self.m).rev() {
                 below = self.best_counts(&levels, &sets, k, &below);
             }
@@ -630,8 +648,9 @@ impl<'g, 's> Walk<'g, 's> {
     }
 
     /// Finds, in one pass, the moves and child indices ([`link`]s) of the distinct fields
-    /// of the last layer's states (sorted), for [`Walk::leaf`]; `None` when the layer keeps
-    /// its children or is the graph's last.
+    /// of the last layer's states (sorted), for [`Walk::leaf_set`] (with four unknown
+    /// pieces, the children's classes); `None` when the layer keeps its children or is the
+    /// graph's last.
     fn prepare_leaves(&self, states: &[u32]) -> Option<LeafChildren> {
         let layer_at = self.base + self.last;
         let layer = self.graph.layers.get(layer_at)?;
@@ -658,79 +677,215 @@ impl<'g, 's> Walk<'g, 's> {
         starts.push(wanted.len() as u32);
         let mut children = vec![NO_CHILD; wanted.len()];
         next.find_many(&wanted, &mut children);
-        let links = pieces
+        drop(wanted);
+        let links: Vec<u32> = pieces
             .iter()
             .zip(children)
             .map(|(&piece, child)| link(piece, child))
             .collect();
-        Some(LeafChildren {
+        if self.m != 4 {
+            return Some(LeafChildren {
+                fields,
+                starts,
+                links,
+            });
+        }
+        // With four unknown pieces, the children's classes are all a leaf reads.
+        let mut by_class = LeafChildren {
             fields,
-            starts,
-            links,
-        })
+            starts: Vec::with_capacity(starts.len()),
+            links: Vec::with_capacity(links.len()),
+        };
+        for field in starts.windows(2) {
+            by_class.starts.push(by_class.links.len() as u32);
+            self.class_links(
+                &links[field[0] as usize..field[1] as usize],
+                &mut by_class.links,
+            );
+        }
+        by_class.starts.push(by_class.links.len() as u32);
+        Some(by_class)
     }
 
-    /// Adds the continuations state `i` of layer `k >= m` wins to `out`. Only the last
-    /// layer's sets are kept: a state of layers `m..last` is walked once per parent,
-    /// which costs less than keeping a set for each state of layer `m + 1`
-    /// (`CHANGELOG.md` has the counts).
-    fn add_wins(&self, levels: &[Level], sets: &[u32], k: usize, i: u32, out: &mut [u64]) {
+    /// Appends to `out` the moves of `links` as [`link`]s to the classes of their children
+    /// ([`ThreeLeft`](super::three_left::ThreeLeft)), sorted and without repeats.
+    fn class_links(&self, links: &[u32], out: &mut Vec<u32>) {
+        let three = self
+            .graph
+            .three_left
+            .as_ref()
+            .expect("a graph with a last layer four pieces from a PC has its classes");
+        let from = out.len();
+        out.extend(
+            links
+                .iter()
+                .filter_map(|&l| unlink(l))
+                .map(|(piece, child)| link(piece, three.class(child))),
+        );
+        out[from..].sort_unstable();
+        let mut kept = from;
+        for i in from..out.len() {
+            if kept == from || out[i] != out[kept - 1] {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// Adds the continuations state `i` of layer `k >= m` wins to `out`, stopping once
+    /// `out` holds every continuation (then true). Only the last layer's sets are kept:
+    /// a state of layers `m..last` is walked once per parent, which costs less than keeping
+    /// a set for each state of layer `m + 1` (`CHANGELOG.md` has the counts).
+    fn add_wins(&self, levels: &[Level], sets: &[u32], k: usize, i: u32, out: &mut [u64]) -> bool {
         let level = &levels[k];
         if self.is_two_line_pc(k, level.states[i as usize] >> 3) {
             out.copy_from_slice(&self.full);
+            true
         } else if k == self.last {
-            self.add_set(sets[i as usize], out);
+            self.add_set(sets[i as usize], out)
         } else {
-            for &child in level.children_of(i) {
-                self.add_wins(levels, sets, k + 1, child, out);
-                if out == self.full.as_slice() {
-                    break;
-                }
-            }
+            level
+                .children_of(i)
+                .iter()
+                .any(|&child| self.add_wins(levels, sets, k + 1, child, out))
         }
     }
 
-    /// Adds the set at `at` in the arena ([`EMPTY`]: none) to `out`.
-    fn add_set(&self, at: u32, out: &mut [u64]) {
-        if at != EMPTY {
-            let at = at as usize;
-            for (w, c) in out.iter_mut().zip(&self.arena[at..at + self.space.words]) {
-                *w |= c;
-            }
+    /// Adds the set at `at` in the arena ([`EMPTY`]: none) to `out`; whether `out` then
+    /// holds every continuation (false for [`EMPTY`]: the caller stopped adding once it
+    /// did).
+    fn add_set(&self, at: u32, out: &mut [u64]) -> bool {
+        if at == EMPTY {
+            return false;
         }
+        let at = at as usize;
+        // Told in the same pass: the bits still missing.
+        let mut missing = 0;
+        for ((w, c), f) in out
+            .iter_mut()
+            .zip(&self.arena[at..at + self.space.words])
+            .zip(&self.full)
+        {
+            *w |= c;
+            missing |= *w ^ f;
+        }
+        missing == 0
     }
 
     /// Where the continuations a state of the last layer wins are, in the arena, given
     /// the [`link`]s of its field's moves when they were prepared
     /// ([`Walk::prepare_leaves`]); kept for the states met again when `remember` holds.
-    fn leaf_set(&mut self, s: u32, links: Option<&[u32]>, remember: bool) -> u32 {
+    fn leaf_set(&mut self, s: u32, prepared: Option<&[u32]>, remember: bool) -> u32 {
         if let Some(&at) = self.leaves.get(&s) {
             return at;
         }
-        let mut set = std::mem::take(&mut self.scratch);
-        set.iter_mut().for_each(|w| *w = 0);
-        self.leaf(
-            self.base + self.last,
-            s >> 3,
-            (s & 7) as u8,
-            links,
-            &mut set,
-        );
-        let at = if set.iter().all(|&w| w == 0) {
-            EMPTY
-        } else if let Some(&at) = self.distinct.get(set.as_slice()) {
-            at
+        let (layer, field, held) = (self.base + self.last, s >> 3, (s & 7) as u8);
+        let found: Vec<u32>;
+        let links = match prepared {
+            Some(links) => links,
+            None => {
+                let links = self.links(layer, field);
+                found = if self.m == 4 {
+                    let mut by_class = Vec::with_capacity(links.len());
+                    self.class_links(&links, &mut by_class);
+                    by_class
+                } else {
+                    links
+                };
+                &found
+            }
+        };
+        let at = if self.m == 4 {
+            self.leaf_set_by_classes(held, links)
         } else {
-            let at = self.arena.len() as u32;
-            self.arena.extend_from_slice(&set);
-            self.distinct.insert(set.clone(), at);
+            let mut set = std::mem::take(&mut self.scratch);
+            set.iter_mut().for_each(|w| *w = 0);
+            self.leaf(layer, field, held, links, &mut set);
+            let at = self.keep(&set);
+            self.scratch = set;
             at
         };
-        self.scratch = set;
         if remember {
             self.leaves.insert(s, at);
         }
         at
+    }
+
+    /// [`Walk::leaf_set`] with four unknown pieces to place, from the state's hold slot and
+    /// its moves as links to their children's classes ([`Walk::class_links`]): what a
+    /// state wins follows from these alone, so states alike share one set, found by them.
+    fn leaf_set_by_classes(&mut self, held: u8, class_links: &[u32]) -> u32 {
+        let three = self
+            .graph
+            .three_left
+            .as_ref()
+            .expect("a graph with a last layer four pieces from a PC has its classes");
+        let mut alike = std::mem::take(&mut self.alike);
+        alike.clear();
+        alike.push(u32::from(held));
+        alike.extend_from_slice(class_links);
+        let at = match self.by_classes.get(alike.as_slice()) {
+            Some(&at) => at,
+            None => {
+                // For each first unknown piece, the queues of the three after it.
+                let mut after = [[0u64; 8]; 7];
+                for (piece, class) in class_links.iter().filter_map(|&l| unlink(l)) {
+                    let finishes = three.finishes(class);
+                    // The first unknown piece placed, the hold kept.
+                    let kept = &finishes[usize::from(held)];
+                    for (a, s) in after[usize::from(piece)].iter_mut().zip(kept) {
+                        *a |= s;
+                    }
+                    // The held piece placed: any other first piece goes to hold.
+                    if self.hold_rule && piece == held {
+                        for &u in &self.space.firsts {
+                            if u != held {
+                                let u = usize::from(u);
+                                for (a, s) in after[u].iter_mut().zip(&finishes[u]) {
+                                    *a |= s;
+                                }
+                            }
+                        }
+                    }
+                }
+                let mut set = std::mem::take(&mut self.scratch);
+                self.gather(&after, &mut set);
+                let at = self.keep(&set);
+                self.scratch = set;
+                self.by_classes.insert(alike.clone(), at);
+                at
+            }
+        };
+        self.alike = alike;
+        at
+    }
+
+    /// Where set `set` is in the arena, put there if it is new ([`EMPTY`] for no
+    /// continuation).
+    fn keep(&mut self, set: &[u64]) -> u32 {
+        if set.iter().all(|&w| w == 0) {
+            EMPTY
+        } else if let Some(&at) = self.distinct.get(set) {
+            at
+        } else {
+            let at = self.arena.len() as u32;
+            self.arena.extend_from_slice(set);
+            self.distinct.insert(set.to_vec(), at);
+            at
+        }
+    }
+
+    /// The [`link`]s of the moves of field `field` of layer `layer`, their children found
+    /// once ([`ChildMemo`]).
+    fn links(&mut self, layer: usize, field: u32) -> Vec<u32> {
+        let edges = self.graph.layers[layer].edges(field);
+        let children = self.children.of(self.graph, layer, field, |_, _| true);
+        edges
+            .iter()
+            .zip(children)
+            .map(|(&e, &child)| link(edge_piece(e) as u8, child))
+            .collect()
     }
 
     /// The continuations won after a move of the root to `child` (a state of layer 1),
@@ -747,35 +902,38 @@ impl<'g, 's> Walk<'g, 's> {
         }
     }
 
-    /// [`Walk::add_wins`] depth first, stopping once every continuation is won.
-    fn add_wins_depth_first(&mut self, k: usize, (field, held): (u32, u8), out: &mut [u64]) {
+    /// [`Walk::add_wins`] depth first: true once every continuation is won.
+    fn add_wins_depth_first(
+        &mut self,
+        k: usize,
+        (field, held): (u32, u8),
+        out: &mut [u64],
+    ) -> bool {
         if self.is_two_line_pc(k, field) {
             out.copy_from_slice(&self.full);
+            true
         } else if k == self.last {
             let at = self.leaf_set(state(field, held), None, true);
-            self.add_set(at, out);
+            self.add_set(at, out)
         } else {
-            for child in self.children(k, field, held) {
-                self.add_wins_depth_first(k + 1, child, out);
-                if out == self.full.as_slice() {
-                    break;
-                }
-            }
+            self.children(k, field, held)
+                .into_iter()
+                .any(|child| self.add_wins_depth_first(k + 1, child, out))
         }
     }
 
     /// [`Walk::best_counts`] for one state, depth first, stopping once every prefix is
     /// won whatever comes.
-    fn sums_depth_first(&mut self, k: usize, (field, held): (u32, u8)) -> std::rc::Rc<[u32]> {
+    fn sums_depth_first(&mut self, k: usize, (field, held): (u32, u8)) -> std::rc::Rc<[Count]> {
         let key = state(field, held);
         if let Some(row) = self.sums[k].get(&key) {
             return row.clone();
         }
         let spans = self.space.spans[k - 1].clone();
-        let row: Vec<u32> = if self.is_two_line_pc(k, field) {
+        let row: Vec<Count> = if self.is_two_line_pc(k, field) {
             spans
         } else {
-            let mut row = vec![0u32; spans.len()];
+            let mut row: Vec<Count> = vec![0; spans.len()];
             for child in self.children(k, field, held) {
                 if k + 1 == self.m {
                     let mut set = std::mem::take(&mut self.below);
@@ -793,7 +951,7 @@ impl<'g, 's> Walk<'g, 's> {
             }
             row
         };
-        let row: std::rc::Rc<[u32]> = row.into();
+        let row: std::rc::Rc<[Count]> = row.into();
         self.sums[k].insert(key, row.clone());
         row
     }
@@ -847,18 +1005,10 @@ impl<'g, 's> Walk<'g, 's> {
         self.two_line_at == Some((self.base + k, field))
     }
 
-    /// The continuations a state of the last layer wins: for each first unknown piece,
-    /// the queues of the rest that finish what placing it (or the held piece) leaves.
-    /// `prepared`: the [`link`]s of the field's moves, when [`Walk::prepare_leaves`] found
-    /// them.
-    fn leaf(
-        &mut self,
-        layer: usize,
-        field: u32,
-        held: u8,
-        prepared: Option<&[u32]>,
-        set: &mut [u64],
-    ) {
+    /// The continuations a state of the last layer wins, with one to three unknown pieces
+    /// to place: for each first unknown piece, the queues of the rest that finish what
+    /// placing it (or the held piece) leaves. `links`: the [`link`]s of the field's moves.
+    fn leaf(&mut self, layer: usize, field: u32, held: u8, links: &[u32], set: &mut [u64]) {
         let graph = self.graph;
         let m = self.m;
         if m == 1 {
@@ -868,58 +1018,24 @@ impl<'g, 's> Walk<'g, 's> {
         }
         // The queues of the pieces after the first, by first piece (base 8).
         let mut after = [[0u64; 8]; 7];
-        let swaps = self.hold_rule;
-        // The moves and children found in one pass for the last layer, else by key.
-        let found: Vec<u32>;
-        let links = match prepared {
-            Some(links) => links,
-            None => {
-                let edges = graph.layers[layer].edges(field);
-                let children = self.children.of(graph, layer, field, |_, _| true);
-                found = edges
-                    .iter()
-                    .zip(children)
-                    .map(|(&e, &child)| link(edge_piece(e) as u8, child))
-                    .collect();
-                &found
-            }
-        };
-        for &link in links {
-            let Some((piece, child)) = unlink(link) else {
-                continue;
-            };
-            if m == 4 {
-                // The first unknown piece placed (the hold stays): its block.
-                let kept = self.suffixes.three(graph, layer + 1, child, held);
-                for (a, s) in after[piece as usize].iter_mut().zip(kept) {
-                    *a |= s;
-                }
-                // The held piece placed: every other first piece goes to hold.
-                if swaps && piece == held {
-                    let every = self.suffixes.three_every_hold(graph, layer + 1, child);
-                    for &u in &self.space.firsts {
-                        if u != held {
-                            for (a, s) in after[u as usize].iter_mut().zip(&every[u as usize]) {
-                                *a |= s;
-                            }
-                        }
-                    }
-                }
-            } else {
-                after[piece as usize][0] |=
-                    self.suffixes.small(graph, layer + 1, child, held, m - 1);
-                if swaps && piece == held {
-                    for &u in &self.space.firsts {
-                        if u != held {
-                            after[u as usize][0] |=
-                                self.suffixes.small(graph, layer + 1, child, u, m - 1);
-                        }
+        for (piece, child) in links.iter().filter_map(|&l| unlink(l)) {
+            after[piece as usize][0] |= self.suffixes.small(graph, layer + 1, child, held, m - 1);
+            if self.hold_rule && piece == held {
+                for &u in &self.space.firsts {
+                    if u != held {
+                        after[u as usize][0] |=
+                            self.suffixes.small(graph, layer + 1, child, u, m - 1);
                     }
                 }
             }
         }
-        // Byte by byte into a buffer, then into the set's words: a set's byte `g` is the
-        // byte of its prefix among the queues after its first piece.
+        self.gather(&after, set);
+    }
+
+    /// A state's set from the queues after each first piece (`after`, base 8): a set's
+    /// byte `g` is the byte of its prefix among the queues after its first piece.
+    fn gather(&self, after: &[[u64; 8]; 7], set: &mut [u64]) {
+        // Byte by byte into a buffer, then into the set's words.
         let mut bytes = [0u8; 8 * MAX_WORDS];
         for &(first, start, end) in &self.space.blocks {
             let source = &after[first as usize];
@@ -947,11 +1063,17 @@ impl<'g, 's> Walk<'g, 's> {
     /// For every state of layer `1 <= k < m`, each prefix's continuations won by the best
     /// move, one row after another, from the rows of layer `k + 1` (`below`; none for
     /// `k + 1 = m`).
-    fn best_counts(&mut self, levels: &[Level], sets: &[u32], k: usize, below: &[u32]) -> Vec<u32> {
+    fn best_counts(
+        &mut self,
+        levels: &[Level],
+        sets: &[u32],
+        k: usize,
+        below: &[Count],
+    ) -> Vec<Count> {
         let spans = &self.space.spans[k - 1];
         let width = spans.len();
         let level = &levels[k];
-        let mut rows = vec![0u32; width * level.states.len()];
+        let mut rows: Vec<Count> = vec![0; width * level.states.len()];
         let mut set = std::mem::take(&mut self.below);
         for (i, row) in rows.chunks_exact_mut(width).enumerate() {
             if self.is_two_line_pc(k, level.states[i] >> 3) {
@@ -992,7 +1114,7 @@ fn hold_after(piece: u8, current: u8, held: u8, swap: bool) -> Option<u8> {
 }
 
 /// A state of a layer as one word: its field's index, and the hold slot in the low three
-/// bits (an index is below `2^24`, see [`super::MAX_FIELDS`]).
+/// bits (an index is below [`super::MAX_FIELDS`], `2^28`).
 #[inline]
 fn state(at: u32, held: u8) -> u32 {
     at << 3 | u32::from(held)

@@ -3,7 +3,7 @@
 //!
 //! Queues are indexed in base 8, first piece most significant, so the queues starting
 //! with a given piece are an aligned block of the set: for `p = 1` bit `u`; for `p = 2`
-//! byte `u`; for `p = 3` word `u`. With hold, the first piece placed is the queue's first
+//! byte `u`; for `p = 3` word `u` (those are kept by class, [`super::three_left`]). With hold, the first piece placed is the queue's first
 //! (the held one stays) or the held one (the queue's first goes to hold):
 //!
 //! ```text
@@ -22,7 +22,7 @@ use crate::decision::EMPTY_HOLD;
 /// has bit 63: piece indices stop at 6).
 const UNKNOWN: u64 = u64::MAX;
 
-/// Remembered sets of queues of one to three pieces, for the fields of one graph.
+/// Remembered sets of queues of one or two pieces, for the fields of one graph.
 #[derive(Default)]
 pub(crate) struct SuffixMemo {
     /// By layer: for each field and hold slot (`8 * field + hold`), the set of queues of
@@ -88,68 +88,6 @@ impl SuffixMemo {
         let table = table_for(&mut self.small, layer, graph, UNKNOWN);
         table[slot] = set;
         set
-    }
-
-    /// The queues of three pieces that finish a field of layer `layer` with `hold` in the
-    /// slot: eight words, word `u` for the queues starting with `u` (word 7 empty).
-    ///
-    /// Made anew each time, not remembered: it reads the field's edges and the
-    /// sets of two pieces of its children, whose table is small enough to stay in cache,
-    /// which costs less than finding a remembered set among hundreds of thousands.
-    pub(crate) fn three(
-        &mut self,
-        graph: &PcGraph,
-        layer: usize,
-        field: u32,
-        hold: u8,
-    ) -> [u64; 8] {
-        let mut slot = [0u64; 8];
-        graph.for_each_child(layer, field, |piece, child| {
-            let piece = piece as u8;
-            // The queue's first piece placed, the hold kept.
-            slot[piece as usize] |= self.small(graph, layer + 1, child, hold, 2);
-            // The held piece placed, the queue's first (any other) held instead.
-            if hold != EMPTY_HOLD && piece == hold {
-                for u in 0..7u8 {
-                    if u != hold {
-                        slot[u as usize] |= self.small(graph, layer + 1, child, u, 2);
-                    }
-                }
-            }
-        });
-        slot
-    }
-}
-
-impl SuffixMemo {
-    /// [`SuffixMemo::three`] for every hold slot of a field at once (slot 7: no hold), in
-    /// one pass over its edges: the sets of two pieces of a child for all holds are one
-    /// cache line.
-    pub(crate) fn three_every_hold(
-        &mut self,
-        graph: &PcGraph,
-        layer: usize,
-        field: u32,
-    ) -> [[u64; 8]; 8] {
-        let mut slots = [[0u64; 8]; 8];
-        graph.for_each_child(layer, field, |piece, child| {
-            let mut two = [0u64; 8];
-            for (hold, set) in two.iter_mut().enumerate() {
-                *set = self.small(graph, layer + 1, child, hold as u8, 2);
-            }
-            // With `hold` in the slot, the queue's first piece `piece` placed.
-            for (slot, &set) in slots.iter_mut().zip(&two) {
-                slot[piece] |= set;
-            }
-            // With `piece` itself in the slot: the held piece placed, the queue's first
-            // (any other) held instead.
-            for (u, &set) in two.iter().enumerate().take(7) {
-                if u != piece {
-                    slots[piece][u] |= set;
-                }
-            }
-        });
-        slots
     }
 }
 
