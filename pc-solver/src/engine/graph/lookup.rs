@@ -42,7 +42,14 @@ impl KeyTable {
     /// The table of these keys (distinct), or `None` when there are too many for a slot's
     /// index bits.
     pub(crate) fn new(keys: &[u64]) -> Option<KeyTable> {
-        KeyTable::in_passes(keys, PASS_KEYS)
+        // With one thread the tables are made during the load, before any walk: one pass,
+        // which reads the keys once, is the quickest there.
+        let pass_keys = if super::threads() > 1 {
+            PASS_KEYS
+        } else {
+            u32::MAX
+        };
+        KeyTable::in_passes(keys, pass_keys)
     }
 
     /// [`KeyTable::new`], putting about `pass_keys` keys in per pass.
