@@ -32,7 +32,7 @@
 
 use super::key::{is_valid, pieces_needed};
 use super::moves::MAX_IDS;
-use super::{GraphError, Layer, PcGraph, RulesId};
+use super::{GraphError, Layer, PcGraph, RulesId, in_parallel};
 use pc_srs::Piece;
 use std::io::Write;
 use std::path::Path;
@@ -414,46 +414,6 @@ fn finish(
 /// another thread ([`Layer::table_later`]): the three largest of a full graph, whose
 /// tables take most of a load's time and which a full ranking does not use.
 const TABLE_LATER: usize = 1 << 20;
-
-/// `work(k)` for each `k` of `order`, on the machine's threads (a thread takes the next
-/// `k` when it is done), the results in order of `k`; the first error of any.
-fn in_parallel<T: Send>(
-    order: &[usize],
-    work: impl Fn(usize) -> Result<T, GraphError> + Sync,
-) -> Result<Vec<T>, GraphError> {
-    let threads = super::threads().min(order.len());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let run = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(&k) = order.get(i) else {
-                return done;
-            };
-            done.push((k, work(k)));
-        }
-    };
-    let mut results: Vec<(usize, Result<T, GraphError>)> = if threads <= 1 {
-        run()
-    } else {
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, run).ok())
-                .collect();
-            let mut all = run();
-            for helper in helpers {
-                all.extend(
-                    helper
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                );
-            }
-            all
-        })
-    };
-    results.sort_by_key(|(k, _)| *k);
-    results.into_iter().map(|(_, r)| r).collect()
-}
 
 /// A layer's keys, counts and moves, decoded and checked, before its index is made.
 struct Parts {

@@ -289,8 +289,8 @@ pub(crate) fn runs_for(fields: usize) -> usize {
     threads().min(fields / SMALLEST_RUN).max(1)
 }
 
-/// `work` over `0..fields` cut into `runs` runs of consecutive fields, each on a thread of
-/// its own but the first (on this one), the results in the order of the runs.
+/// `work` over `0..fields` cut into `runs` runs of consecutive fields, on the machine's
+/// threads ([`in_parallel`]), the results in the order of the runs.
 pub(crate) fn by_runs<T: Send>(
     fields: usize,
     runs: usize,
@@ -298,26 +298,53 @@ pub(crate) fn by_runs<T: Send>(
 ) -> Vec<T> {
     let runs = runs.max(1);
     let bounds: Vec<u32> = (0..=runs).map(|r| (fields * r / runs) as u32).collect();
-    if runs == 1 {
-        return vec![work(0..fields as u32)];
+    let order: Vec<usize> = (0..runs).collect();
+    match in_parallel(&order, |r| {
+        Ok::<T, std::convert::Infallible>(work(bounds[r]..bounds[r + 1]))
+    }) {
+        Ok(results) => results,
+        Err(never) => match never {},
     }
-    std::thread::scope(|scope| {
-        let work = &work;
-        let handles: Vec<_> = bounds
-            .windows(2)
-            .skip(1)
-            .map(|run| {
-                let run = run[0]..run[1];
-                scope.spawn(move || work(run))
-            })
-            .collect();
-        let mut results = vec![work(bounds[0]..bounds[1])];
-        results.extend(handles.into_iter().map(|h| {
-            h.join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        }));
-        results
-    })
+}
+
+/// `work(k)` for each `k` of `order`, on the machine's threads (a thread takes the next
+/// `k` when it is done), the results in order of `k`; the first error of any.
+pub(crate) fn in_parallel<T: Send, E: Send>(
+    order: &[usize],
+    work: impl Fn(usize) -> Result<T, E> + Sync,
+) -> Result<Vec<T>, E> {
+    let threads = threads().min(order.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let run = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&k) = order.get(i) else {
+                return done;
+            };
+            done.push((k, work(k)));
+        }
+    };
+    let mut results: Vec<(usize, Result<T, E>)> = if threads <= 1 {
+        run()
+    } else {
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, run).ok())
+                .collect();
+            let mut all = run();
+            for helper in helpers {
+                all.extend(
+                    helper
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                );
+            }
+            all
+        })
+    };
+    results.sort_by_key(|(k, _)| *k);
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The most fields a next layer may have for a layer to keep its edges' child indices.

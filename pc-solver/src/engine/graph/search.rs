@@ -335,9 +335,9 @@ fn best_of_runs(row: &mut [Count], below: &[Count], runs: &[(u32, u32)]) {
     }
 }
 
-/// A number of continuations: at most `7^4` (four unknown pieces at most,
-/// [`crate::decision::MAX_UNKNOWN`]),
-/// so two bytes, which halves the walk's largest table (the rows of layer `m - 1`).
+/// A number of continuations: at most `7^4` (at most four unknown pieces,
+/// [`crate::decision::MAX_UNKNOWN`]), so two bytes, which halves the walk's largest table
+/// (the rows of layer `m - 1`).
 type Count = u16;
 
 /// The most words of a set: a byte for each prefix of three pieces (at most `7^3`).
@@ -828,27 +828,18 @@ impl<'g, 's> Walk<'g, 's> {
         let at = match self.by_classes.get(alike.as_slice()) {
             Some(&at) => at,
             None => {
-                // For each first unknown piece, the queues of the three after it.
-                let mut after = [[0u64; 8]; 7];
-                for (piece, class) in class_links.iter().filter_map(|&l| unlink(l)) {
-                    let finishes = three.finishes(class);
-                    // The first unknown piece placed, the hold kept.
-                    let kept = &finishes[usize::from(held)];
-                    for (a, s) in after[usize::from(piece)].iter_mut().zip(kept) {
-                        *a |= s;
-                    }
-                    // The held piece placed: any other first piece goes to hold.
-                    if self.hold_rule && piece == held {
-                        for &u in &self.space.firsts {
-                            if u != held {
-                                let u = usize::from(u);
-                                for (a, s) in after[u].iter_mut().zip(&finishes[u]) {
-                                    *a |= s;
-                                }
-                            }
+                let after = queues_after(
+                    class_links.iter().filter_map(|&l| unlink(l)),
+                    held,
+                    self.hold_rule,
+                    &self.space.firsts,
+                    |class, hold, queues| {
+                        let finishes = &three.finishes(class)[usize::from(hold)];
+                        for (q, f) in queues.iter_mut().zip(finishes) {
+                            *q |= f;
                         }
-                    }
-                }
+                    },
+                );
                 let mut set = std::mem::take(&mut self.scratch);
                 self.gather(&after, &mut set);
                 let at = self.keep(&set);
@@ -1016,19 +1007,14 @@ impl<'g, 's> Walk<'g, 's> {
             set[0] = fits & u64::from(self.space.last_pieces[0]);
             return;
         }
-        // The queues of the pieces after the first, by first piece (base 8).
-        let mut after = [[0u64; 8]; 7];
-        for (piece, child) in links.iter().filter_map(|&l| unlink(l)) {
-            after[piece as usize][0] |= self.suffixes.small(graph, layer + 1, child, held, m - 1);
-            if self.hold_rule && piece == held {
-                for &u in &self.space.firsts {
-                    if u != held {
-                        after[u as usize][0] |=
-                            self.suffixes.small(graph, layer + 1, child, u, m - 1);
-                    }
-                }
-            }
-        }
+        let suffixes = &mut self.suffixes;
+        let after = queues_after(
+            links.iter().filter_map(|&l| unlink(l)),
+            held,
+            self.hold_rule,
+            &self.space.firsts,
+            |child, hold, queues| queues[0] |= suffixes.small(graph, layer + 1, child, hold, m - 1),
+        );
         self.gather(&after, set);
     }
 
@@ -1099,6 +1085,30 @@ impl<'g, 's> Walk<'g, 's> {
         self.below = set;
         rows
     }
+}
+
+/// For each first unknown piece, the queues of the pieces after it (base 8), from the
+/// moves (piece, child) of a state of the last layer holding `held`: placing the first
+/// unknown piece keeps the hold; with the hold rule (`swaps`), placing the held piece
+/// holds the first unknown piece instead, whichever of `firsts` it is. `add(child, hold,
+/// queues)` adds the queues that finish `child` with `hold` in the slot.
+fn queues_after<C: Copy>(
+    moves: impl Iterator<Item = (u8, C)>,
+    held: u8,
+    swaps: bool,
+    firsts: &[u8],
+    mut add: impl FnMut(C, u8, &mut [u64; 8]),
+) -> [[u64; 8]; 7] {
+    let mut after = [[0u64; 8]; 7];
+    for (piece, child) in moves {
+        add(child, held, &mut after[usize::from(piece)]);
+        if swaps && piece == held {
+            for &u in firsts.iter().filter(|&&u| u != held) {
+                add(child, u, &mut after[usize::from(u)]);
+            }
+        }
+    }
+    after
 }
 
 /// The hold slot after a state holding `held`, with `current` to place, places `piece`
