@@ -21,12 +21,13 @@ use std::time::Instant;
 
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
+use pc_bag::cycle_phase;
 use pc_bot::{
     DEFAULT_CLAIRVOYANT, DEFAULT_EXACT_FROM, DEFAULT_GUIDED, DEFAULT_GUIDED_STATES,
     DEFAULT_LAYERED_FROM, DecisionKind, Game, GameConfig, PcPlayer, Player,
 };
 use pc_examples::{FormatArg, GraphArgs, RulesArgs, fail, progress_bar, show_progress};
-use pc_solver::{PcGraph, Piece, Rules, cycle_phase};
+use pc_solver::{PcGraph, Piece, Rules};
 use std::sync::Arc;
 
 /// Plays seeded games of the 10-PC challenge (ten perfect clears in a row) with the

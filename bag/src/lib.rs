@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 mod bag_state;
+mod cycle;
 mod error;
 mod hold;
 mod multiset;
@@ -14,6 +15,7 @@ mod sequence;
 mod set;
 
 pub use bag_state::BagState;
+pub use cycle::{best_carry, carry_rank, cycle_phase, pieces_placed_mod_7};
 pub use error::{
     BagError, CapacityError, Expected, Found, HoldError, ParsePiecesError, PatternError,
     PatternSetError, PhaseError, TooFewPieces,

@@ -3,9 +3,10 @@
 use crate::game::{GameView, Play, Player, Rng};
 use crate::heuristic::{Evaluator, handoff_clear_line};
 use crate::tspin::TSpin;
+use pc_bag::{cycle_phase, pieces_placed_mod_7};
 use pc_solver::{
-    BagState, Board32, Engine, MAX_UNKNOWN, Move, PcField, PcGraph, Piece, PieceSet, Position,
-    Ratio, Rules, Searcher, Solver, SolverError, SolverOptions, cycle_phase, pieces_placed_mod_7,
+    BagState, Board32, Engine, Move, PcField, PcGraph, Piece, PieceSet, Position, Ratio, Rules,
+    Searcher, Solver, SolverError, SolverOptions,
 };
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -328,7 +329,7 @@ impl PcPlayer {
     }
 
     /// Whether the moves that keep the PC certain are told apart by the piece they can
-    /// leave in hold for the next PC ([`pc_solver::carry_rank`]). Once every piece the
+    /// leave in hold for the next PC ([`pc_bag::carry_rank`]). Once every piece the
     /// PC needs is in view, the move that can leave the best piece is played. Before
     /// that, when at most two pieces are not seen yet and they are the rest of the
     /// current bag in at most 12 orders (a *steered* decision), the moves are put in order
@@ -536,9 +537,6 @@ impl PcPlayer {
             bag = BagState::FRESH;
             unknown -= 1;
         }
-        if unknown > MAX_UNKNOWN {
-            return None;
-        }
         self.searcher.set_state_limit(Some(self.clairvoyant_states));
         // In the heuristic's order, which breaks ties: a move that clears every
         // continuation, when there is one, usually comes early and cuts the rest off at
@@ -557,8 +555,15 @@ impl PcPlayer {
                 unknown,
                 Some(beat),
             );
-            if let Ok(Some(cleared)) = cleared {
-                best = Some((cleared, play));
+            match cleared {
+                Ok(Some(cleared)) => best = Some((cleared, play)),
+                Ok(None) => {}
+                // More pieces unseen than a clairvoyant count takes: leave the decision
+                // to samples.
+                Err(_) => {
+                    self.searcher.set_state_limit(None);
+                    return None;
+                }
             }
         }
         self.searcher.set_state_limit(None);
@@ -588,7 +593,7 @@ impl PcPlayer {
     }
 
     /// With every piece of the PC in view, a move that keeps the PC certain and leaves
-    /// the best piece in hold for the next PC ([`pc_solver::carry_rank`]; the heuristic
+    /// the best piece in hold for the next PC ([`pc_bag::carry_rank`]; the heuristic
     /// breaks ties); `None` when no move keeps a PC possible.
     fn carry_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Play> {
         let candidates = match self.keep_or_clear(view, field) {
@@ -620,7 +625,7 @@ impl PcPlayer {
 
     /// Before every piece of the PC is in view, when the pieces not seen yet are the rest
     /// of the current bag in some order (at most [`MAX_STEERED_ORDERS`] orders): the moves
-    /// in order of the carry they can leave ([`pc_solver::carry_rank`], summed over
+    /// in order of the carry they can leave ([`pc_bag::carry_rank`], summed over
     /// those orders with the whole queue known), and the first of them whose exact chance
     /// is 1 is played. `None` when no move is certain: the other ways decide then.
     fn steered_move(&mut self, view: &GameView<'_>, field: PcField, line: u32) -> Option<Play> {

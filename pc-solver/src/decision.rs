@@ -16,7 +16,10 @@ pub(crate) const MAX_QUEUE: usize = 7;
 /// The most pieces not revealed yet that the layered search, the graph's walk and the
 /// clairvoyant count ([`Searcher::clairvoyant_count`](crate::Searcher::clairvoyant_count))
 /// take: 840 continuations of a bag at most.
-pub const MAX_UNKNOWN: usize = 4;
+pub(crate) const MAX_UNKNOWN: usize = 4;
+
+/// The longest preview a [`Solver`](crate::Solver) takes: six pieces after the current one.
+pub const MAX_PREVIEW: usize = MAX_QUEUE - 1;
 
 /// The hold slot in the compact states of the engines: a piece index, or this for an
 /// empty slot.
@@ -158,7 +161,7 @@ impl Decision {
         hold_rule: bool,
         preview: usize,
     ) -> Result<Decision, SolverError> {
-        if position.preview.len() > MAX_QUEUE - 1 {
+        if position.preview.len() > MAX_PREVIEW {
             return Err(SolverError::PreviewTooLong(position.preview.len()));
         }
         if position.preview.len() != preview {

@@ -2,7 +2,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod carry;
 mod decision;
 mod engine;
 mod error;
@@ -13,8 +12,7 @@ mod rules;
 mod search;
 mod solver;
 
-pub use carry::{carry_rank, cycle_phase, pieces_placed_mod_7};
-pub use decision::MAX_UNKNOWN;
+pub use decision::MAX_PREVIEW;
 pub use engine::Engine;
 pub use engine::graph::{
     BuildProgress, BuildStage, FORMAT_VERSION, GRAPH_DIR_VARIABLE, GraphError, PcGraph,

@@ -247,12 +247,13 @@ impl Searcher {
         n
     }
 
-    /// The best rank ([`carry_rank`](crate::carry_rank) at `phase`) of the pieces a PC
+    /// The best rank ([`pc_bag::carry_rank`] at `phase`) of the pieces a PC
     /// of hold, then the queue, can leave in the hold slot for the next PC (an empty slot
     /// counts too); `None` when there is no PC.
     ///
     /// ```
-    /// use pc_solver::{PcField, Piece::*, Rules, Searcher, carry_rank};
+    /// use pc_solver::{PcField, Piece::*, Rules, Searcher};
+    /// use pc_bag::carry_rank;
     ///
     /// let pco = PcField::new("##.....###/###....###/####...###/###....###".parse()?, 4)?;
     /// let mut searcher = Searcher::new(Rules::default());

@@ -2,8 +2,7 @@
 //! moves. It checks a [`Position`] into a [`Decision`], chooses the [`Engine`] that
 //! answers it, and turns what the engine found into moves with their keys.
 
-use crate::carry::{best_carry, cycle_phase, pieces_placed_mod_7};
-use crate::decision::{Decision, DecisionKey, MAX_QUEUE, MoveTo};
+use crate::decision::{Decision, DecisionKey, MAX_PREVIEW, MoveTo};
 use crate::engine::depth_first::DepthFirst;
 use crate::engine::known::{Goal, KnownSolver};
 use crate::engine::{Ask, Engine, StateValues, Tables, graph, layered};
@@ -12,7 +11,7 @@ use crate::field::PcField;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use crate::search::Searcher;
-use pc_bag::{BagState, PieceSet, Ratio};
+use pc_bag::{BagState, PieceSet, Ratio, best_carry, cycle_phase, pieces_placed_mod_7};
 use pc_srs::{Path, Piece, Placement};
 use std::sync::Arc;
 
@@ -32,7 +31,7 @@ pub struct RankedMove {
     pub path: Option<Path>,
     /// When every piece this PC needs is in view after the move and the move keeps the
     /// PC possible: the piece it can leave in hold for the next PC, the one the next PC
-    /// prefers ([`carry_rank`](crate::carry_rank), at the bag phase the PC ends in).
+    /// prefers ([`pc_bag::carry_rank`], at the bag phase the PC ends in).
     /// `None` otherwise, or when the hold slot ends empty.
     pub carry: Option<Piece>,
 }
@@ -229,7 +228,7 @@ impl Solver {
     /// than 6 ([`SolverError::PreviewTooLong`]) or the graph was built for other rules
     /// ([`SolverError::GraphRules`]).
     pub fn with_options(rules: Rules, options: SolverOptions) -> Result<Solver, SolverError> {
-        if options.preview > MAX_QUEUE - 1 {
+        if options.preview > MAX_PREVIEW {
             return Err(SolverError::PreviewTooLong(options.preview));
         }
         if let Some(graph) = &options.graph {

@@ -2,11 +2,11 @@
 //! whether a (field, hold, pieces left) state can still make a perfect clear, remembered
 //! per state, and the same question for a queue whose last piece is not known yet.
 
-use crate::carry::{best_carry, carry_rank};
 use crate::decision::{ALL_PIECES, Decision, MoveTo, pieces_in, queue_key};
 use crate::field::PcField;
 use crate::position::Move;
 use ahash::AHashMap;
+use pc_bag::{best_carry, carry_rank};
 use pc_srs::{MoveGenerator, Piece, Placement};
 use pc_zdd_graph::{BuildOptions, CoverCheck, FillGraph, PieceCounts, StateId};
 use std::sync::{Arc, OnceLock};
@@ -430,7 +430,7 @@ impl<'a> KnownSolver<'a> {
         carries
     }
 
-    /// The best rank ([`carry_rank`](crate::carry_rank) at `phase`) of the pieces a PC can leave
+    /// The best rank ([`pc_bag::carry_rank`] at `phase`) of the pieces a PC can leave
     /// in the hold slot, `None` when there is no PC: the best of
     /// [`KnownSolver::carries`], by a search that stops once the best piece on hand is
     /// found to be left.

@@ -2,7 +2,7 @@
 //! 7-bag. Moves that tie on the chance of this PC are ordered by how well the next PC
 //! starts with what they leave ([`carry_rank`]).
 
-use pc_srs::Piece;
+use crate::Piece;
 
 /// The PC of the 7-bag cycle, 0 to 6, that starts once `placed` pieces are placed in the
 /// game: a 4-line PC takes 10 pieces, so the k-th PC of an unbroken run (counting from 0)
@@ -10,7 +10,7 @@ use pc_srs::Piece;
 /// modulo 7). PC 0 starts on a fresh bag.
 ///
 /// ```
-/// use pc_solver::cycle_phase;
+/// use pc_bag::cycle_phase;
 ///
 /// assert_eq!(cycle_phase(0), 0);
 /// assert_eq!(cycle_phase(10), 1);
@@ -26,7 +26,7 @@ pub fn cycle_phase(placed: u64) -> usize {
 /// preview and the piece in hold). With [`cycle_phase`], the phase a PC starts at.
 ///
 /// ```
-/// use pc_solver::{cycle_phase, pieces_placed_mod_7};
+/// use pc_bag::{cycle_phase, pieces_placed_mod_7};
 ///
 /// // The first piece of a game, five previews: six drawn, one left in the bag.
 /// assert_eq!(pieces_placed_mod_7(1, 6), 0);
@@ -41,13 +41,13 @@ pub fn pieces_placed_mod_7(bag_left: usize, in_view: usize) -> u64 {
 /// How much the next PC, starting at `phase` of the cycle ([`cycle_phase`]), likes to
 /// start with `carry` in hold (`None`: an empty slot), in thousandths: the share of PCs
 /// that `pc-bot`'s 10-PC player made from an empty field at that phase with that piece in
-/// hold, smoothed toward the piece's share over all phases (the crate README says how it
-/// was measured). Only the order of pieces within a phase counts: it breaks ties between
-/// moves of equal chance ([`Recommendation::moves`](crate::Recommendation::moves)).
+/// hold, smoothed toward the piece's share over all phases (`pc-solver`'s README says how
+/// it was measured). Only the order of pieces within a phase counts: it breaks ties between
+/// moves of equal chance ([`Recommendation::moves`](https://docs.rs/pc-solver)).
 ///
 /// ```
-/// use pc_solver::carry_rank;
-/// use pc_solver::Piece;
+/// use pc_bag::carry_rank;
+/// use pc_bag::Piece;
 ///
 /// // The first PC of the cycle: an I in hold beats an S.
 /// assert!(carry_rank(0, Some(Piece::I)) > carry_rank(0, Some(Piece::S)));
@@ -59,7 +59,14 @@ pub fn carry_rank(phase: usize, carry: Option<Piece>) -> u16 {
 
 /// Of the pieces a PC can leave in hold (bits over [`Piece::index`], bit 7 for an empty
 /// slot), the one the next PC prefers, with its rank; `None` for no piece at all.
-pub(crate) fn best_carry(phase: usize, carries: u8) -> Option<(Option<Piece>, u16)> {
+///
+/// ```
+/// use pc_bag::{Piece, best_carry};
+///
+/// let carries = 1 << Piece::I.index() | 1 << Piece::S.index();
+/// assert_eq!(best_carry(0, carries), Some((Some(Piece::I), 990)));
+/// ```
+pub fn best_carry(phase: usize, carries: u8) -> Option<(Option<Piece>, u16)> {
     (0..8)
         .filter(|&i| carries >> i & 1 == 1)
         .map(|i| {
