@@ -2,12 +2,13 @@
 //!
 //! A position is what a user states (public fields, anything goes); a decision is what
 //! the engines read: the field checked against its clear line, the queue in a fixed-size
-//! array, the bag as bits, and whether hold may still be pressed. Every engine, and every
-//! decision below the root of a search, is one of these.
+//! array, the bag as a [`PieceSet`], the hold rule, and whether hold may still be pressed.
+//! Every engine, and every decision below the root of a search, is one of these.
 
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::position::{Move, Position};
+use pc_bag::PieceSet;
 use pc_srs::Piece;
 
 /// Pieces visible at most: the current piece and six previews.
@@ -101,16 +102,18 @@ impl Queue {
     }
 }
 
-/// A decision: the field, the hold slot, the pieces in view and the bag after them.
+/// A decision: the field, the hold slot, the pieces in view and the bag after them,
+/// under a rule set with or without hold.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Decision {
     pub(crate) field: PcField,
     /// The hold slot (always empty when the rules have no hold).
     pub(crate) hold: Option<Piece>,
     pub(crate) queue: Queue,
-    /// Pieces left in the current bag after the queue, as bits over [`Piece::index`]; 0
-    /// when a fresh bag follows.
-    pub(crate) bag: u8,
+    /// Pieces left in the current bag after the queue; empty when a fresh bag follows.
+    pub(crate) bag: PieceSet,
+    /// Whether the rules have hold.
+    pub(crate) hold_rule: bool,
     /// Whether hold was pressed for the current piece already (it went into the empty
     /// slot and brought this piece out), so this piece must be placed.
     pub(crate) hold_used: bool,
@@ -176,7 +179,8 @@ impl Decision {
             field,
             hold: if hold_rule { position.hold } else { None },
             queue: Queue::new(&position.queue()),
-            bag: position.bag_state().remaining().bits(),
+            bag: position.bag_state().remaining(),
+            hold_rule,
             hold_used: hold_rule && position.hold_used,
         })
     }
@@ -186,45 +190,47 @@ impl Decision {
             field: self.field.key(),
             queue: queue_key(self.queue.as_slice()),
             hold: hold_code(self.hold) | (self.hold_used as u8) << 3,
-            bag: self.bag,
+            bag: self.bag.bits(),
         }
     }
 
-    /// The pieces the next reveal can give.
+    /// The pieces the next reveal can give (bits over [`Piece::index`], as the engines'
+    /// compact states keep them).
     pub(crate) fn drawable(&self) -> u8 {
-        drawable(self.bag)
+        drawable(self.bag.bits())
     }
 
-    /// Whether hold may be pressed now under a rule set with (`hold_rule`) or without hold.
-    pub(crate) fn may_hold(&self, hold_rule: bool) -> bool {
-        hold_rule && !self.hold_used
+    /// Whether hold may be pressed now.
+    pub(crate) fn may_hold(&self) -> bool {
+        self.hold_rule && !self.hold_used
     }
 
     /// Whether the move to make is a hold into an empty slot, which reveals a piece
     /// before the placement is chosen.
-    pub(crate) fn holds_into_empty(&self, hold_rule: bool) -> bool {
-        self.may_hold(hold_rule) && self.hold.is_none()
+    pub(crate) fn holds_into_empty(&self) -> bool {
+        self.may_hold() && self.hold.is_none()
     }
 
     /// Whether every piece a PC can use is in view, so that the value is whether the
     /// known queue clears (0 or 1). Right after a hold into an empty slot it never is:
     /// the piece a later hold reaches may be unknown.
-    pub(crate) fn fully_known(&self, hold_rule: bool) -> bool {
-        if self.hold_used && hold_rule {
+    pub(crate) fn fully_known(&self) -> bool {
+        if self.hold_used && self.hold_rule {
             return false;
         }
         covers(
             &self.field,
             self.queue.len(),
             self.hold.is_some(),
-            hold_rule,
+            self.hold_rule,
         )
     }
 
     /// How the decision lies over the layers of a walk, when a walk answers it: the
     /// hold slot filled (with the hold rule), one to [`MAX_UNKNOWN`] pieces not revealed
     /// yet, and every one of them revealed before the last placement.
-    pub(crate) fn layers(&self, hold_rule: bool) -> Option<Layers> {
+    pub(crate) fn layers(&self) -> Option<Layers> {
+        let hold_rule = self.hold_rule;
         let needed = self.field.pieces_needed() as usize;
         let in_view = self.queue.len();
         let known = if hold_rule {
@@ -248,13 +254,10 @@ impl Decision {
     /// The pieces that can be placed now (the current one, and the held one when it
     /// differs and hold may be pressed), with the hold slot after each. A hold into an
     /// empty slot is not among them (see [`Decision::holds_into_empty`]).
-    pub(crate) fn choices(
-        &self,
-        hold_rule: bool,
-    ) -> impl Iterator<Item = (Piece, Option<Piece>)> + use<> {
+    pub(crate) fn choices(&self) -> impl Iterator<Item = (Piece, Option<Piece>)> + use<> {
         let current = self.queue.current();
         let swap = match self.hold {
-            Some(h) if self.may_hold(hold_rule) && h != current => Some((h, Some(current))),
+            Some(h) if self.may_hold() && h != current => Some((h, Some(current))),
             _ => None,
         };
         core::iter::once((current, self.hold)).chain(swap)
@@ -267,9 +270,15 @@ impl Decision {
             field: self.field,
             hold: Some(self.queue.current()),
             queue: self.queue.advance(revealed),
-            bag: bag_after(self.drawable(), revealed),
+            bag: self.bag_after(revealed),
+            hold_rule: self.hold_rule,
             hold_used: true,
         }
+    }
+
+    /// The bag after the next reveal shows `piece` (empty when that empties it).
+    pub(crate) fn bag_after(&self, piece: Piece) -> PieceSet {
+        PieceSet::from_bits(bag_after(self.drawable(), piece)).unwrap_or(PieceSet::EMPTY)
     }
 }
 
@@ -308,7 +317,8 @@ mod tests {
             field: PcField::new(filled.parse().unwrap(), 4).unwrap(),
             hold,
             queue: Queue::new(&queue),
-            bag: 0,
+            bag: PieceSet::EMPTY,
+            hold_rule: true,
             hold_used: false,
         }
     }
@@ -324,29 +334,33 @@ mod tests {
         };
         // The first decision of a PC: hold and six in view, four unknown.
         assert_eq!(
-            decision(empty, Some(Piece::I), "TSZLJO").layers(true),
+            decision(empty, Some(Piece::I), "TSZLJO").layers(),
             layers(4, 6)
         );
-        assert_eq!(decision(empty, None, "TSZLJO").layers(false), layers(4, 6));
+        let no_hold = Decision {
+            hold_rule: false,
+            ..decision(empty, None, "TSZLJO")
+        };
+        assert_eq!(no_hold.layers(), layers(4, 6));
         // Right after a hold into the empty slot: the same layers (the root does not swap).
         let held = Decision {
             hold_used: true,
             ..decision(empty, Some(Piece::I), "TSZLJO")
         };
-        assert_eq!(held.layers(true), layers(4, 6));
+        assert_eq!(held.layers(), layers(4, 6));
         // 9 pieces left: three unknown; 8: two.
         let one = "####......";
         assert_eq!(
-            decision(one, Some(Piece::O), "TSZLJI").layers(true),
+            decision(one, Some(Piece::O), "TSZLJI").layers(),
             layers(3, 6)
         );
         let two = "##......../##......../##......../##........";
         assert_eq!(
-            decision(two, Some(Piece::O), "TSZLJI").layers(true),
+            decision(two, Some(Piece::O), "TSZLJI").layers(),
             layers(2, 6)
         );
         // Not for a walk: an empty hold slot, more unknown pieces than it takes.
-        assert_eq!(decision(empty, None, "TSZLJO").layers(true), None);
-        assert_eq!(decision(empty, Some(Piece::I), "TSZL").layers(true), None);
+        assert_eq!(decision(empty, None, "TSZLJO").layers(), None);
+        assert_eq!(decision(empty, Some(Piece::I), "TSZL").layers(), None);
     }
 }

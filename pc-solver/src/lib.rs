@@ -6,6 +6,7 @@ mod decision;
 mod engine;
 mod error;
 mod field;
+mod options;
 mod percent;
 mod position;
 mod rules;
@@ -19,25 +20,15 @@ pub use engine::graph::{
 };
 pub use error::SolverError;
 pub use field::{MAX_CLEAR_LINE, PcField};
+pub use options::SolverOptions;
 pub use percent::{PercentResult, TreeNode, percent, percent_with_progress};
 pub use position::{Move, ParseMoveError, Position};
 pub use rules::{Rules, RulesId};
 pub use search::{Searcher, Solution, Step};
-pub use solver::{BestMove, RankedMove, Recommendation, Solver, SolverOptions};
+pub use solver::{BestMove, RankedMove, Recommendation, Solver};
 
 // The types of the crates below that this crate's API takes and gives, so that a user
 // needs no other dependency.
 pub use pc_bag::{BagState, PatternSet, PieceSet, Ratio};
 pub use pc_bitboard::Board32;
 pub use pc_srs::{CentrePos, DropMode, Input, KickTable, Orientation, Path, Piece, Placement};
-
-/// The threads a search splits its work into unless told otherwise: the machine's with
-/// the `parallel` feature, else one (the default build stays single-threaded, as wasm
-/// needs).
-pub(crate) fn default_threads() -> usize {
-    if cfg!(feature = "parallel") {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        1
-    }
-}

@@ -279,7 +279,7 @@ pub fn percent_with_progress(
         field,
         rules,
         &queues,
-        crate::default_threads(),
+        crate::options::default_threads(),
         &mut |done| progress(done as u64, total),
     );
     progress(total, total);

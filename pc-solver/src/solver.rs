@@ -2,18 +2,21 @@
 //! moves. It checks a [`Position`] into a [`Decision`], chooses the [`Engine`] that
 //! answers it, and turns what the engine found into moves with their keys.
 
-use crate::decision::{Decision, DecisionKey, MAX_PREVIEW, MoveTo};
-use crate::engine::depth_first::DepthFirst;
+use crate::decision::{Decision, DecisionKey, MAX_PREVIEW};
+use crate::engine::Engine;
+use crate::engine::answer::{
+    Answerer, Context, DepthFirstSearch, GraphWalk, KnownQueue, LayeredSearch, hold_first,
+};
 use crate::engine::known::{Goal, KnownSolver};
-use crate::engine::{Ask, Engine, StateValues, Tables, graph, layered};
+use crate::engine::tables::Tables;
 use crate::error::SolverError;
 use crate::field::PcField;
+use crate::options::SolverOptions;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
 use crate::search::Searcher;
-use pc_bag::{BagState, PieceSet, Ratio, best_carry, cycle_phase, pieces_placed_mod_7};
+use pc_bag::{BagState, Ratio, best_carry, cycle_phase, pieces_placed_mod_7};
 use pc_srs::{Path, Piece, Placement};
-use std::sync::Arc;
 
 /// One legal move of a position and its exact chance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,60 +86,6 @@ pub struct BestMove {
     pub best: Option<RankedMove>,
     /// Which engine found it.
     pub engine: Engine,
-}
-
-/// The choices of a solver's user: how long the preview is, what counts as a PC, how
-/// much memory and work a question may take, the threads, and the PC field graph.
-///
-/// ```
-/// use pc_solver::{Rules, Solver, SolverOptions};
-///
-/// let options = SolverOptions {
-///     preview: 3,
-///     ..SolverOptions::default()
-/// };
-/// let solver = Solver::with_options(Rules::default(), options)?;
-/// assert_eq!(solver.options().preview, 3);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct SolverOptions {
-    /// Pieces shown after the current one, 0 to 6 (5 by default): every position asked
-    /// must show that many.
-    pub preview: usize,
-    /// Whether a PC of fewer lines than the clear line counts too (a 2-line PC while
-    /// building a 4-line one). Off by default.
-    pub two_line: bool,
-    /// Bytes the solver may keep of what it learned between questions (256 MiB by
-    /// default); past it, it forgets everything and goes on.
-    pub memory_limit: usize,
-    /// Give up on a question with [`SolverError::WorkLimit`] once this many decisions
-    /// not known from earlier questions were evaluated (`None`, the default: no limit).
-    /// Only finished decisions are remembered, so asking again goes on where the search
-    /// stopped. A count rather than a clock keeps answers the same on every machine.
-    /// Only the depth-first engine counts decisions: under a limit, it answers what the
-    /// layered search would.
-    pub work_limit: Option<u64>,
-    /// Threads a full ranking by the layered search may use (0 counts as 1): the
-    /// machine's with the `parallel` feature, else 1. Each thread takes every n-th move
-    /// and keeps its own tables (not counted in `memory_limit`); the values are the same.
-    pub threads: usize,
-    /// The PC field graph of the solver's rules ([`PcGraph`](crate::PcGraph)): the
-    /// decisions on its fields that [`Engine::Graph`] describes are answered from it.
-    pub graph: Option<Arc<crate::PcGraph>>,
-}
-
-impl Default for SolverOptions {
-    fn default() -> Self {
-        SolverOptions {
-            preview: 5,
-            two_line: false,
-            memory_limit: 256 << 20,
-            work_limit: None,
-            threads: crate::default_threads(),
-            graph: None,
-        }
-    }
 }
 
 /// The exact-chance solver. Keeps what it learned between calls (positions of the same
@@ -291,7 +240,7 @@ impl Solver {
     /// ```
     pub fn engine_for(&self, position: &Position) -> Result<Engine, SolverError> {
         let decision = self.decision(position)?;
-        Ok(self.engine(&decision))
+        Ok(self.engine(&decision).name())
     }
 
     /// Whether a PC field graph of the solver's rules built from the empty field could
@@ -316,7 +265,7 @@ impl Solver {
     /// ```
     pub fn graph_could_answer(&self, position: &Position) -> Result<bool, SolverError> {
         let decision = self.decision(position)?;
-        Ok(decision.field.clear_line() <= 4 && decision.layers(self.rules.hold).is_some())
+        Ok(decision.field.clear_line() <= 4 && decision.layers().is_some())
     }
 
     /// The chance of a perfect clear from the position with best play.
@@ -329,14 +278,12 @@ impl Solver {
         if let Some(known) = self.answers.best(&key) {
             return Ok(known.chance);
         }
-        self.forget_if_full();
         if self.goal().reached(&decision.field) {
             return Ok(Ratio::ONE);
         }
-        match self.engine(&decision) {
-            Engine::DepthFirst => self.depth_first().value(&decision),
-            engine => Ok(best_of(&self.rank(engine, &decision, Ask::UntilCertain)?)),
-        }
+        self.forget_if_full();
+        let engine = self.engine(&decision);
+        engine.value(&mut self.context(), &decision)
     }
 
     /// What to do now, without the exact value of every other move: moves that cannot
@@ -370,39 +317,29 @@ impl Solver {
         if let Some(known) = self.answers.best(&key) {
             return Ok(known.clone());
         }
-        self.forget_if_full();
+        if let Some(ranking) = self.answers.ranking(&key) {
+            return Ok(BestMove::from(ranking));
+        }
         let engine = self.engine(&decision);
-        let (value, chosen, hold_first) = match engine {
-            Engine::DepthFirst => {
-                let found = self.depth_first().best(&decision)?;
-                (found.value, found.chosen, found.hold_first)
-            }
-            engine => {
-                let ranked = self.rank(engine, &decision, Ask::UntilCertain)?;
-                // The first of the best, in move order.
-                let chosen = ranked
-                    .iter()
-                    .fold(None, |best: Option<&(Move, Ratio)>, m| match best {
-                        Some(b) if b.1 >= m.1 => Some(b),
-                        _ => Some(m),
-                    })
-                    .map(|&(mv, _)| mv);
-                (best_of(&ranked), chosen, None)
-            }
-        };
-        let best = chosen
-            .filter(|_| hold_first.is_none())
+        if self.goal().reached(&decision.field) {
+            return Ok(BestMove::from(&Recommendation::cleared(engine.name())));
+        }
+        self.forget_if_full();
+        let found = engine.best(&mut self.context(), &decision)?;
+        let best = found
+            .chosen
+            .filter(|_| found.hold_first.is_none())
             .map(|mv| RankedMove {
                 mv,
-                chance: value,
+                chance: found.value,
                 path: self.path(&decision.field, &mv.placement),
                 carry: None,
             });
         let found = BestMove {
-            chance: hold_first.unwrap_or(value),
-            hold_first: hold_first.is_some(),
+            chance: found.hold_first.unwrap_or(found.value),
+            hold_first: found.hold_first.is_some(),
             best,
-            engine,
+            engine: engine.name(),
         };
         self.answers.keep(key, Answer::Best(found.clone()));
         Ok(found)
@@ -416,8 +353,7 @@ impl Solver {
         if let Some(known) = self.answers.ranking(&key) {
             return Ok(known.clone());
         }
-        let engine = self.engine(&decision);
-        let found = self.recommend_decision(&decision, engine)?;
+        let found = self.recommend_decision(&decision, self.engine(&decision))?;
         self.answers.keep(key, Answer::Ranking(found.clone()));
         Ok(found)
     }
@@ -448,10 +384,12 @@ impl Solver {
         engine: Engine,
     ) -> Result<Recommendation, SolverError> {
         let decision = self.decision(position)?;
-        if !self.applies(engine, &decision) {
-            return Err(SolverError::EngineDoesNotApply(engine));
-        }
-        self.recommend_decision(&decision, engine)
+        let answerer = ENGINES
+            .into_iter()
+            .find(|e| e.name() == engine)
+            .filter(|e| e.applies(&self.options, &decision))
+            .ok_or(SolverError::EngineDoesNotApply(engine))?;
+        self.recommend_decision(&decision, answerer)
     }
 
     /// The exact chances of some of the position's moves, tried in the order given and
@@ -484,63 +422,27 @@ impl Solver {
         max_states: Option<u64>,
     ) -> Result<Vec<Option<Ratio>>, SolverError> {
         let decision = self.decision(position)?;
+        if self.goal().reached(&decision.field) {
+            // Already a PC: the position has no moves.
+            return Ok(vec![None; moves.len()]);
+        }
         self.forget_if_full();
         let engine = self.engine(&decision);
-        match engine {
-            Engine::DepthFirst => {
-                return self.depth_first().values_of(&decision, moves, max_states);
-            }
-            Engine::KnownQueue => {
-                let ranked = self.rank(engine, &decision, Ask::Every)?;
-                let mut certain = false;
-                return Ok(moves
-                    .iter()
-                    .map(|mv| {
-                        let (_, chance) =
-                            ranked.iter().find(|(m, _)| m == mv).filter(|_| !certain)?;
-                        certain = chance.is_one();
-                        Some(*chance)
-                    })
-                    .collect());
-            }
-            Engine::Graph | Engine::Layered => {}
-        }
-        let to: Vec<MoveTo> = self.known().moves(&decision);
-        let after = |mv: &Move| to.iter().find(|t| t.mv == *mv).map(MoveTo::state);
-        // A move that makes the PC at once is certain: nothing after it is tried.
-        let mut states = Vec::new();
-        for mv in moves {
-            match after(mv) {
-                Some(None) => break,
-                Some(Some(state)) => states.push(state),
-                None => {}
-            }
-        }
-        let ask = Ask::Only {
-            states: &states,
-            max_states,
-        };
-        let values = self.state_values(engine, &decision, ask)?;
-        let mut certain = false;
-        Ok(moves
-            .iter()
-            .map(|mv| {
-                if certain {
-                    return None;
-                }
-                let chance = match after(mv)? {
-                    None => Ratio::ONE,
-                    Some(state) => values.chance(state)?,
-                };
-                certain = chance.is_one();
-                Some(chance)
-            })
-            .collect())
+        engine.chances_of(&mut self.context(), &decision, moves, max_states)
     }
 
     /// The decision of a position, checked.
     fn decision(&self, position: &Position) -> Result<Decision, SolverError> {
         Decision::from_position(position, self.rules.hold, self.options.preview)
+    }
+
+    /// What the engines work with.
+    fn context(&mut self) -> Context<'_> {
+        Context {
+            rules: &self.rules,
+            options: &self.options,
+            tables: &mut self.tables,
+        }
     }
 
     fn goal(&self) -> Goal {
@@ -556,153 +458,36 @@ impl Solver {
         }
     }
 
-    /// The engine that answers a decision: the first of [`Engine`]'s order that applies.
-    fn engine(&self, decision: &Decision) -> Engine {
-        [Engine::Graph, Engine::KnownQueue, Engine::Layered]
+    /// The engine that answers a decision: the first of [`ENGINES`] that applies.
+    fn engine(&self, decision: &Decision) -> &'static dyn Answerer {
+        ENGINES
             .into_iter()
-            .find(|&engine| self.applies(engine, decision))
-            .unwrap_or(Engine::DepthFirst)
-    }
-
-    /// Whether `engine` answers the decision (see [`Engine`]).
-    fn applies(&self, engine: Engine, decision: &Decision) -> bool {
-        let hold = self.rules.hold;
-        match engine {
-            Engine::Graph => self
-                .options
-                .graph
-                .as_deref()
-                .is_some_and(|g| graph::search::applies(g, decision, hold)),
-            Engine::KnownQueue => decision.fully_known(hold) && !decision.holds_into_empty(hold),
-            Engine::Layered => {
-                self.options.work_limit.is_none()
-                    && layered::applies(decision, hold, self.options.two_line)
-            }
-            Engine::DepthFirst => true,
-        }
-    }
-
-    /// The known-queue search over the solver's tables.
-    fn known(&mut self) -> KnownSolver<'_> {
-        KnownSolver::new(
-            self.rules.generator(),
-            self.rules.hold,
-            self.goal(),
-            &mut self.tables.known,
-        )
-        .caching_children()
-    }
-
-    /// The depth-first search over the solver's tables.
-    fn depth_first(&mut self) -> DepthFirst<'_> {
-        let budget = Tables::states_within(self.options.memory_limit);
-        let work_limit = self.options.work_limit;
-        let goal = self.goal();
-        let known = KnownSolver::new(
-            self.rules.generator(),
-            self.rules.hold,
-            goal,
-            &mut self.tables.known,
-        )
-        .caching_children();
-        DepthFirst::new(known, &mut self.tables.values, budget, work_limit)
-    }
-
-    /// What a layer walk finds for the states after the moves it is asked for.
-    fn state_values(
-        &mut self,
-        engine: Engine,
-        decision: &Decision,
-        ask: Ask<'_>,
-    ) -> Result<StateValues, SolverError> {
-        let (hold, two_line, threads) =
-            (self.rules.hold, self.options.two_line, self.options.threads);
-        let found = match engine {
-            Engine::Graph => {
-                let graph = self.options.graph.as_deref().expect("the graph answers");
-                graph::search::values(graph, &mut self.tables.graph, decision, hold, two_line, ask)
-            }
-            Engine::Layered => {
-                let goal = self.goal();
-                let known =
-                    KnownSolver::new(self.rules.generator(), hold, goal, &mut self.tables.known)
-                        .caching_children();
-                layered::values(&known, &mut self.tables.orders, decision, ask, threads)
-            }
-            Engine::KnownQueue | Engine::DepthFirst => None,
-        };
-        Ok(found.expect("the engine applies"))
-    }
-
-    /// Every move of the decision with its exact value (or, with `Ask::UntilCertain`,
-    /// the moves up to the first certain one) by `engine`, which must apply.
-    fn rank(
-        &mut self,
-        engine: Engine,
-        decision: &Decision,
-        ask: Ask<'_>,
-    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
-        match engine {
-            Engine::DepthFirst => self.depth_first().rank(decision),
-            Engine::KnownQueue => {
-                let mut known = self.known();
-                let rest = &decision.queue.as_slice()[1..];
-                let moves = known.moves(decision);
-                let mut ranked = Vec::with_capacity(moves.len());
-                for to in moves {
-                    let clears = match to.after {
-                        None => true,
-                        Some((field, hold)) => {
-                            // The hold slot after the move and the pieces after the current one.
-                            known.solve(field, hold, rest)
-                        }
-                    };
-                    ranked.push((to.mv, if clears { Ratio::ONE } else { Ratio::ZERO }));
-                    if clears && matches!(ask, Ask::UntilCertain) {
-                        break;
-                    }
-                }
-                Ok(ranked)
-            }
-            Engine::Graph | Engine::Layered => {
-                let values = self.state_values(engine, decision, ask)?;
-                let known = self.known();
-                Ok(known
-                    .moves(decision)
-                    .into_iter()
-                    .map(|to| {
-                        let chance = match to.state() {
-                            None => Ratio::ONE,
-                            // A state not valued cannot make a PC (or was not reached
-                            // after a certain move).
-                            Some(state) => values.chance(state).unwrap_or(Ratio::ZERO),
-                        };
-                        (to.mv, chance)
-                    })
-                    .collect())
-            }
-        }
+            .find(|engine| engine.applies(&self.options, decision))
+            .unwrap_or(&DepthFirstSearch)
     }
 
     fn recommend_decision(
         &mut self,
         decision: &Decision,
-        engine: Engine,
+        engine: &dyn Answerer,
     ) -> Result<Recommendation, SolverError> {
+        if self.goal().reached(&decision.field) {
+            return Ok(Recommendation::cleared(engine.name()));
+        }
         self.forget_if_full();
-        let ranked = self.rank(engine, decision, Ask::Every)?;
-        let chance = match engine {
-            Engine::DepthFirst => self.depth_first().value(decision)?,
-            _ => best_of(&ranked),
-        };
-        let hold_first = if decision.holds_into_empty(self.rules.hold) {
-            self.depth_first().hold_into_empty(decision, None)?
-        } else {
-            None
-        };
+        let mut context = self.context();
+        let ranked = engine.rank(&mut context, decision, false)?;
+        let hold_first = hold_first(&mut context, decision, None)?;
+        // The best of the placements and of holding first.
+        let chance = ranked
+            .iter()
+            .map(|r| r.1)
+            .chain(hold_first)
+            .max()
+            .unwrap_or(Ratio::ZERO);
         // What each move can leave for the next PC (moves with a chance only).
-        let carries = Carries::new(decision, self.rules.hold);
-        let mut known = self.known();
+        let carries = Carries::new(decision);
+        let mut known = context.known();
         let carried: Vec<Option<(Option<Piece>, u16)>> = ranked
             .iter()
             .map(|(mv, chance)| {
@@ -741,7 +526,7 @@ impl Solver {
             hold_first,
             moves,
             line,
-            engine,
+            engine: engine.name(),
         })
     }
 
@@ -757,7 +542,6 @@ impl Solver {
     /// One perfect clear starting with `best`, for the first continuation of the bag that
     /// allows one.
     fn sample_line(&self, decision: &Decision, best: Move) -> Vec<Placement> {
-        let queue = decision.queue.as_slice();
         let (hold_after, rest) = pieces_after(decision, best.hold);
         let after = decision.field.place(&best.placement);
         let mut line = vec![best.placement];
@@ -768,12 +552,10 @@ impl Solver {
         let known = rest.len() + hold_after.is_some() as usize;
         let wanted = after.pieces_needed() as usize + self.rules.hold as usize;
         let unknown = wanted.saturating_sub(known);
-        let bag =
-            BagState::from_remaining(PieceSet::from_bits(decision.bag).unwrap_or(PieceSet::EMPTY));
-        let Ok(continuations) = bag.continuations(unknown) else {
+        let Ok(continuations) = BagState::from_remaining(decision.bag).continuations(unknown)
+        else {
             return Vec::new();
         };
-        debug_assert!(queue.len() >= rest.len());
         for (sequence, _) in continuations {
             let mut pieces = rest.to_vec();
             pieces.extend(sequence);
@@ -783,6 +565,38 @@ impl Solver {
             }
         }
         Vec::new()
+    }
+}
+
+/// The engines in the order the solver tries them: the first that applies answers.
+const ENGINES: [&dyn Answerer; 4] = [&GraphWalk, &KnownQueue, &LayeredSearch, &DepthFirstSearch];
+
+impl Recommendation {
+    /// The answer for a field that is already a PC: nothing to place.
+    fn cleared(engine: Engine) -> Recommendation {
+        Recommendation {
+            chance: Ratio::ONE,
+            hold_first: None,
+            moves: Vec::new(),
+            line: Vec::new(),
+            engine,
+        }
+    }
+}
+
+impl From<&Recommendation> for BestMove {
+    /// The first move of a ranking, or holding first when that is worth more.
+    fn from(ranking: &Recommendation) -> BestMove {
+        let best = ranking.moves.first();
+        let hold_first = ranking
+            .hold_first
+            .is_some_and(|h| best.is_none_or(|b| h > b.chance));
+        BestMove {
+            chance: ranking.chance,
+            hold_first,
+            best: best.filter(|_| !hold_first).cloned(),
+            engine: ranking.engine,
+        }
     }
 }
 
@@ -805,11 +619,12 @@ struct Carries {
 }
 
 impl Carries {
-    fn new(decision: &Decision, hold: bool) -> Carries {
+    fn new(decision: &Decision) -> Carries {
+        let hold = decision.hold_rule;
         let in_view = decision.queue.len() + decision.hold.is_some() as usize;
         let needed = decision.field.pieces_needed();
         let known = hold && in_view > needed as usize;
-        let bag_left = PieceSet::from_bits(decision.bag).map_or(0, |s| s.len());
+        let bag_left = decision.bag.len();
         let placed = pieces_placed_mod_7(bag_left, in_view);
         Carries {
             phase: known.then(|| cycle_phase(placed + u64::from(needed))),
@@ -828,11 +643,6 @@ impl Carries {
         let child = decision.field.place(&mv.placement);
         best_carry(phase, known.carries(child, held, rest))
     }
-}
-
-/// The best value among ranked moves (0 without moves).
-fn best_of(ranked: &[(Move, Ratio)]) -> Ratio {
-    ranked.iter().map(|r| r.1).max().unwrap_or(Ratio::ZERO)
 }
 
 fn path_len(m: &RankedMove) -> usize {

@@ -772,7 +772,7 @@ fn ties_go_to_the_move_that_leaves_the_next_pc_the_better_piece() {
     assert_eq!(sure.len(), 3);
     let carries: Vec<Option<Piece>> = sure.iter().map(|m| m.carry).collect();
     assert_eq!(carries, [Some(Piece::O), Some(Piece::O), Some(Piece::S)]);
-    use pc_solver::carry_rank;
+    use pc_bag::carry_rank;
     assert!(carry_rank(6, Some(Piece::O)) > carry_rank(6, Some(Piece::S)));
     // The one-key move would come first on input length alone.
     let keys = |m: &pc_solver::RankedMove| m.path.as_ref().map_or(99, |p| p.inputs().len());

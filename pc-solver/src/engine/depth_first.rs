@@ -17,7 +17,7 @@ use crate::error::SolverError;
 use crate::field::PcField;
 use crate::position::Move;
 use ahash::AHashMap;
-use pc_bag::Ratio;
+use pc_bag::{PieceSet, Ratio};
 use pc_srs::Piece;
 
 /// The values of the decisions the search met, exact.
@@ -84,7 +84,7 @@ impl<'a> DepthFirst<'a> {
 
     /// The exact value of a decision whose field is not a PC.
     pub(crate) fn value(&mut self, decision: &Decision) -> Result<Ratio, SolverError> {
-        if decision.fully_known(self.known.hold) {
+        if decision.fully_known() {
             let ok = self
                 .known
                 .solve(decision.field, decision.hold, decision.queue.as_slice());
@@ -97,7 +97,7 @@ impl<'a> DepthFirst<'a> {
         self.spend_work()?;
         let (wanted, ceiling) = self.winnable(decision);
         let mut best = Ratio::ZERO;
-        'moves: for (piece, hold_after) in decision.choices(self.known.hold) {
+        'moves: for (piece, hold_after) in decision.choices() {
             if best >= ceiling {
                 break;
             }
@@ -121,7 +121,7 @@ impl<'a> DepthFirst<'a> {
                 }
             }
         }
-        if decision.holds_into_empty(self.known.hold) && best < ceiling {
+        if decision.holds_into_empty() && best < ceiling {
             if let Some(v) = self.hold_into_empty(decision, Some(best))? {
                 best = best.max(v);
             }
@@ -194,7 +194,7 @@ impl<'a> DepthFirst<'a> {
             ranked.push((to.mv, v));
         }
         // With no preview the held-into piece is unknown, so no placement can be named.
-        if decision.holds_into_empty(self.known.hold) && decision.queue.len() > 1 {
+        if decision.holds_into_empty() && decision.queue.len() > 1 {
             self.rank_hold_into_empty(decision, &mut ranked)?;
         }
         Ok(ranked)
@@ -287,7 +287,7 @@ impl<'a> DepthFirst<'a> {
                 chosen = Some(to.mv);
             }
         }
-        let hold_first = if decision.holds_into_empty(self.known.hold) && value < ceiling {
+        let hold_first = if decision.holds_into_empty() && value < ceiling {
             // The average may come back equal to the bound; only a better one counts.
             self.hold_into_empty(decision, Some(value))?
                 .filter(|&h| h > value)
@@ -421,11 +421,13 @@ impl<'a> DepthFirst<'a> {
                 _ => Some(v),
             });
         }
+        let hold_rule = self.known.hold;
         self.average(drawable, alpha, |piece, bag| Decision {
             field: afterwards.field,
             hold: afterwards.hold,
             queue: afterwards.queue.advance(piece),
-            bag,
+            bag: PieceSet::from_bits(bag).unwrap_or(PieceSet::EMPTY),
+            hold_rule,
             hold_used: false,
         })
     }

@@ -181,12 +181,16 @@ impl<'a> KnownSolver<'a> {
     /// slot is not among them), with where it leads.
     pub(crate) fn moves(&self, decision: &Decision) -> Vec<MoveTo> {
         let mut moves = Vec::new();
-        for (piece, hold_after) in decision.choices(self.hold) {
+        for (piece, hold_after) in decision.choices() {
             let hold = hold_after != decision.hold;
-            let set = self
-                .generator
-                .placements(decision.field.board(), piece, decision.field.clear_line())
-                .expect("a checked field stays valid");
+            // A field already cleared (clear line 0) has no placements.
+            let Ok(set) = self.generator.placements(
+                decision.field.board(),
+                piece,
+                decision.field.clear_line(),
+            ) else {
+                continue;
+            };
             for placement in set.iter() {
                 let field = decision.field.place(&placement);
                 moves.push(MoveTo {

@@ -28,7 +28,7 @@
 use crate::decision::drawable;
 use crate::decision::{Decision, EMPTY_HOLD, MAX_UNKNOWN, State, hold_code, hold_of};
 use crate::engine::known::{KnownSolver, cover_check};
-use crate::engine::{Ask, StateValues};
+use crate::engine::walk::{Ask, StateValues};
 use crate::field::PcField;
 use ahash::AHashMap;
 use pc_srs::Piece;
@@ -185,11 +185,8 @@ pub(crate) struct OrderMemo {
 /// ([`Decision::layers`]), 2-line PCs do not count, and at least three pieces are not
 /// revealed yet. With two, the layered search alone is faster, but it leaves no tables
 /// for the later decisions of the PC, which the depth-first search does (`CHANGELOG.md`).
-pub(crate) fn applies(decision: &Decision, hold_rule: bool, two_line: bool) -> bool {
-    !two_line
-        && decision
-            .layers(hold_rule)
-            .is_some_and(|layers| layers.unknown >= 3)
+pub(crate) fn applies(decision: &Decision, two_line: bool) -> bool {
+    !two_line && decision.layers().is_some_and(|layers| layers.unknown >= 3)
 }
 
 /// The values of the states the decision's moves lead to, or `None` when no walk applies
@@ -203,9 +200,8 @@ pub(crate) fn values(
     ask: Ask<'_>,
     threads: usize,
 ) -> Option<StateValues> {
-    let layers = decision.layers(known.hold)?;
+    let layers = decision.layers()?;
     let (m, last) = (layers.unknown, layers.last_known);
-    let hold = known.hold;
     let mut search = Search::for_decision(known, orders, None, decision, m, last);
     let (only, max_states, stop_when_certain) = match ask {
         Ask::Every => (None, None, false),
@@ -222,7 +218,7 @@ pub(crate) fn values(
         None => search
             .children(0, root)
             .into_iter()
-            .filter(|&(_, held)| decision.may_hold(hold) || held == root.1)
+            .filter(|&(_, held)| decision.may_hold() || held == root.1)
             .collect(),
     };
     // Threads share nothing but the moves to value: only when every move is valued
@@ -489,7 +485,7 @@ impl<'s, 'a> Search<'s, 'a> {
         last: usize,
     ) -> Self {
         let hold = known.hold;
-        let conts = Continuations::new(decision.bag, m);
+        let conts = Continuations::new(decision.bag.bits(), m);
         // The known sequence: hold (with hold), then the current piece and the preview.
         let mut sequence: Vec<Piece> = Vec::new();
         if hold {
@@ -891,7 +887,8 @@ mod tests {
             field: PcField::new(filled.parse::<Board32>().unwrap(), 4).unwrap(),
             hold,
             queue: crate::decision::Queue::new(&queue),
-            bag: 0,
+            bag: pc_bag::PieceSet::EMPTY,
+            hold_rule: true,
             hold_used: false,
         }
     }
@@ -903,28 +900,12 @@ mod tests {
             "####......",
             "##......../##......../##......../##........",
         );
-        assert!(applies(
-            &decision(empty, Some(Piece::I), "TSZLJO"),
-            true,
-            false
-        ));
-        assert!(applies(
-            &decision(one, Some(Piece::O), "TSZLJI"),
-            true,
-            false
-        ));
+        assert!(applies(&decision(empty, Some(Piece::I), "TSZLJO"), false));
+        assert!(applies(&decision(one, Some(Piece::O), "TSZLJI"), false));
         // Two unknown pieces: the depth-first search's.
-        assert!(!applies(
-            &decision(two, Some(Piece::O), "TSZLJI"),
-            true,
-            false
-        ));
-        assert!(!applies(
-            &decision(empty, Some(Piece::I), "TSZLJO"),
-            true,
-            true
-        ));
-        assert!(!applies(&decision(empty, None, "TSZLJO"), true, false));
+        assert!(!applies(&decision(two, Some(Piece::O), "TSZLJI"), false));
+        assert!(!applies(&decision(empty, Some(Piece::I), "TSZLJO"), true));
+        assert!(!applies(&decision(empty, None, "TSZLJO"), false));
     }
 
     #[test]

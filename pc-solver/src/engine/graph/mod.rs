@@ -821,7 +821,7 @@ mod tests {
     use crate::decision::{Decision, Queue};
     use crate::engine::known::{Goal, KnownMemo, KnownSolver};
     use crate::engine::layered::{self, OrderMemo};
-    use crate::engine::{Ask, StateValues};
+    use crate::engine::walk::{Ask, StateValues};
     use pc_bag::BagState;
 
     fn small_graph(rules: &Rules, text: &str, height: u32) -> PcGraph {
@@ -881,24 +881,17 @@ mod tests {
                 field: start,
                 hold,
                 queue: Queue::new(queue),
-                bag: bag.remaining().bits(),
+                bag: bag.remaining(),
+                hold_rule: rules.hold,
                 hold_used: false,
             };
             let mut memo = GraphMemo::default();
-            let by_graph =
-                search::values(graph, &mut memo, &decision, rules.hold, false, Ask::Every)
-                    .expect("the walk applies");
+            let by_graph = search::values(graph, &mut memo, &decision, false, Ask::Every)
+                .expect("the walk applies");
             // Stopping at the first certain move (depth first for the first moves, then
             // layer by layer) gives the same values, and at most one certain move.
-            let stopping = search::values(
-                graph,
-                &mut memo,
-                &decision,
-                rules.hold,
-                false,
-                Ask::UntilCertain,
-            )
-            .expect("the walk applies");
+            let stopping = search::values(graph, &mut memo, &decision, false, Ask::UntilCertain)
+                .expect("the walk applies");
             let certain = stopping.values.values().filter(|&&v| v == by_graph.count);
             assert!(certain.count() <= 1);
             if !stopping.values.values().any(|&v| v == by_graph.count) {

@@ -30,15 +30,15 @@ use super::radix::{sort_by_high_half, sort_by_low_word};
 use super::suffix::SuffixMemo;
 use super::{GraphMemo, PcGraph, edge_move, edge_piece, link, moves, unlink};
 use crate::decision::{Decision, State, hold_code};
-use crate::engine::{Ask, StateValues};
+use crate::engine::walk::{Ask, StateValues};
 use crate::field::PcField;
 use ahash::AHashMap;
 use pc_srs::Piece;
 
 /// Whether the walk answers a decision: its field is one of the graph's and a walk
 /// applies ([`Decision::layers`]).
-pub(crate) fn applies(graph: &PcGraph, decision: &Decision, hold_rule: bool) -> bool {
-    decision.layers(hold_rule).is_some() && graph.find(&decision.field).is_some()
+pub(crate) fn applies(graph: &PcGraph, decision: &Decision) -> bool {
+    decision.layers().is_some() && graph.find(&decision.field).is_some()
 }
 
 /// The values of the states the decision's moves lead to, or `None` when the walk does
@@ -48,18 +48,18 @@ pub(crate) fn values(
     graph: &PcGraph,
     memo: &mut GraphMemo,
     decision: &Decision,
-    hold_rule: bool,
     two_line: bool,
     ask: Ask<'_>,
 ) -> Option<StateValues> {
-    let layers = decision.layers(hold_rule)?;
+    let hold_rule = decision.hold_rule;
+    let layers = decision.layers()?;
     let root = Root {
         at: graph.find(&decision.field)?,
         hold: hold_code(decision.hold),
         queue: decision.queue.as_slice(),
-        bag: decision.bag,
+        bag: decision.bag.bits(),
         hold_rule,
-        may_hold: decision.may_hold(hold_rule),
+        may_hold: decision.may_hold(),
         two_line,
     };
     let next = root.at.0 + 1;
