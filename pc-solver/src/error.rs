@@ -48,6 +48,13 @@ pub enum SolverError {
         /// Why it cannot be there.
         reason: &'static str,
     },
+    /// A queue written as letters has a character that is not a piece
+    /// ([`Position::from_queue`](crate::Position::from_queue)).
+    #[error("queue: {0}")]
+    Queue(pc_bag::ParsePiecesError),
+    /// A queue written as letters has no piece: a position needs a current piece.
+    #[error("the queue is empty: a position needs a current piece")]
+    EmptyQueue,
     /// The position's preview is not as long as the solver's.
     #[error("the position shows {given} preview pieces but the solver is set up for {expected}")]
     PreviewLength {

@@ -29,6 +29,9 @@ pub use solver::{BestMove, RankedMove, Recommendation, Solver};
 
 // The types of the crates below that this crate's API takes and gives, so that a user
 // needs no other dependency.
-pub use pc_bag::{BagState, PatternSet, PieceSet, Ratio};
-pub use pc_bitboard::Board32;
-pub use pc_srs::{CentrePos, DropMode, Input, KickTable, Orientation, Path, Piece, Placement};
+pub use pc_bag::{BagState, ParsePiecesError, PatternSet, PatternSetError, PieceSet, Ratio};
+pub use pc_bitboard::{Board32, ParseBoardError};
+pub use pc_srs::{
+    CentrePos, DropMode, Input, KickFileError, KickTable, Orientation, ParsePieceError, Path,
+    Piece, Placement, PlacementError, SrsError, Turn, UnknownKickTable,
+};

@@ -27,7 +27,7 @@ pub struct SolverOptions {
     /// Bytes the solver may keep of what it learned between questions (256 MiB by
     /// default); past it, it forgets everything and goes on.
     pub memory_limit: usize,
-    /// Give up on a question with [`SolverError::WorkLimit`] once this many decisions
+    /// Give up on a question with [`SolverError::WorkLimit`](crate::SolverError::WorkLimit) once this many decisions
     /// not known from earlier questions were evaluated (`None`, the default: no limit).
     /// Only finished decisions are remembered, so asking again goes on where the search
     /// stopped. A count rather than a clock keeps answers the same on every machine.
@@ -39,7 +39,7 @@ pub struct SolverOptions {
     /// and keeps its own tables (not counted in `memory_limit`); the values are the same.
     pub threads: usize,
     /// The PC field graph of the solver's rules ([`PcGraph`](crate::PcGraph)): the
-    /// decisions on its fields that [`Engine::Graph`] describes are answered from it.
+    /// decisions on its fields that [`Engine::Graph`](crate::Engine::Graph) describes are answered from it.
     pub graph: Option<Arc<crate::PcGraph>>,
 }
 

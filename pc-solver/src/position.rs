@@ -2,7 +2,7 @@
 //! the player does with it.
 
 use crate::error::SolverError;
-use pc_bag::{BagState, PieceSet};
+use pc_bag::{BagState, ParsePiecesError, PieceSet};
 use pc_bitboard::Board32;
 use pc_srs::{Piece, Placement};
 
@@ -135,7 +135,7 @@ impl Move {
 /// [`BagState::drawable`] is the set of pieces the next reveal can give.
 ///
 /// ```
-/// use pc_bag::PieceSet;
+/// use pc_solver::PieceSet;
 /// use pc_solver::{Piece, Position};
 ///
 /// // The first piece of a game: nothing held, I then five previews, and the last piece
@@ -189,6 +189,41 @@ impl Position {
         self
     }
 
+    /// A position from its queue written as letters: the current piece, then the
+    /// preview, nearest first (`"TLOSJZ"`; spaces are ignored). Nothing held, a fresh
+    /// bag after the preview and clear line 4, as [`Position::new`]. Errors with
+    /// [`SolverError::Queue`] that names the column of a letter that is not a piece, or
+    /// when the queue is empty.
+    ///
+    /// ```
+    /// use pc_solver::{Piece, Position, SolverError};
+    ///
+    /// let position = Position::from_queue("".parse()?, "TLOSJZ")?.with_hold(Some(Piece::I));
+    /// assert_eq!(position.current, Piece::T);
+    /// assert_eq!(position.preview.len(), 5);
+    /// assert!(matches!(
+    ///     Position::from_queue("".parse()?, "TLX"),
+    ///     Err(SolverError::Queue(_))
+    /// ));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_queue(field: Board32, queue: &str) -> Result<Position, SolverError> {
+        let mut pieces = Vec::new();
+        for (i, c) in queue.chars().enumerate() {
+            if c.is_whitespace() {
+                continue;
+            }
+            let piece =
+                Piece::from_char(c).ok_or(SolverError::Queue(ParsePiecesError::NotAPiece {
+                    column: i + 1,
+                    found: c,
+                }))?;
+            pieces.push(piece);
+        }
+        let (&current, preview) = pieces.split_first().ok_or(SolverError::EmptyQueue)?;
+        Ok(Position::new(field, current).with_preview(preview))
+    }
+
     /// The same position with a piece in the hold slot (or none).
     pub fn with_hold(mut self, hold: Option<Piece>) -> Position {
         self.hold = hold;
@@ -212,8 +247,7 @@ impl Position {
     /// a fresh bag, like an empty one.
     ///
     /// ```
-    /// use pc_bag::{BagState, PieceSet};
-    /// use pc_solver::{Piece, Position};
+    /// use pc_solver::{BagState, PieceSet, Piece, Position};
     ///
     /// let position = Position::new("".parse()?, Piece::T);
     /// assert_eq!(position.clone().with_bag(PieceSet::ALL).bag_state(), BagState::FRESH);
