@@ -3,6 +3,10 @@
 use pc_bag::{BagState, Element, Pattern, Piece, PieceSet, Ratio, Sequence, can_play, play_orders};
 use proptest::prelude::*;
 
+#[path = "../../bitboard/tests/support/edit.rs"]
+mod edit;
+use edit::edited;
+
 fn any_piece() -> impl Strategy<Value = Piece> {
     (0usize..7).prop_map(|i| Piece::from_index(i).unwrap())
 }
@@ -211,5 +215,61 @@ proptest! {
             }
         }
         let _ = text.parse::<pc_bag::PatternSet>();
+    }
+}
+
+/// Valid patterns of the forms users write, to mutate.
+const VALID_PATTERNS: [&str; 10] = [
+    "*p7,*p4",
+    "[^TI]p2",
+    "I,*p4",
+    "T,*p3",
+    "[SZLJ]p2,*!",
+    "*,*,[IOSL]!",
+    "[IOSLJZT]p7,O",
+    "I, [^I]p3 # a comment",
+    "*p4\n[TSZ]p3,*",
+    "  L , J , [ ^ O ] p 2 ",
+];
+
+/// An edit for [`edited`]: mostly characters of the pattern language (digits past 7 and
+/// 0 included), now and then any character.
+fn any_edit() -> impl Strategy<Value = (u8, prop::sample::Index, char)> {
+    let ch = prop_oneof![
+        4 => prop::sample::select("IJLOSTZ*[]^p!,0123456789 #\n".chars().collect::<Vec<_>>()),
+        1 => any::<char>(),
+    ];
+    (0u8..3, any::<prop::sample::Index>(), ch)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
+
+    /// Valid patterns with a few characters changed parse or answer an error that says
+    /// where; whatever parses prints and re-parses to itself, and its count is the number
+    /// of sequences it expands to (when small enough to expand).
+    #[test]
+    fn mutated_patterns_never_panic(
+        pattern in prop::sample::select(&VALID_PATTERNS[..]),
+        edits in prop::collection::vec(any_edit(), 1..4),
+    ) {
+        let text = edited(pattern, &edits);
+        for line in text.lines() {
+            match line.parse::<Pattern>() {
+                Ok(p) => {
+                    prop_assert_eq!(p.to_string().parse::<Pattern>().unwrap(), p.clone());
+                    if p.count() <= 5040 {
+                        prop_assert_eq!(p.expand().count() as u64, p.count());
+                    }
+                }
+                Err(e) => {
+                    let msg = e.to_string();
+                    prop_assert!(msg.starts_with("column ") || msg == "the pattern is empty", "{}", msg);
+                }
+            }
+        }
+        if let Ok(set) = text.parse::<pc_bag::PatternSet>() {
+            prop_assert_eq!(set.to_string().parse::<pc_bag::PatternSet>().unwrap(), set);
+        }
     }
 }

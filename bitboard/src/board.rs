@@ -15,8 +15,13 @@ pub const WIDTH: usize = 10;
 ///
 /// Which word to use:
 /// - [`Board32`] (`Board<u32>`): up to 32 rows. Every perfect-clear field (clear line
-///   1 to 8) and a 10×20 game with its spawn rows above.
+///   1 to 8) and a 10×20 game with its spawn rows above. Start here: its documentation
+///   describes the coordinates, the text form (`#`/`.` rows, top row first) and its
+///   errors, and the main methods.
 /// - [`Board64`] (`Board<u64>`): up to 64 rows, for tall analysis boards.
+///
+/// A board is `Copy` (ten words), compares and hashes by its cells, and its `Default` is
+/// the empty board.
 ///
 /// ```
 /// use pc_bitboard::Board32;
@@ -34,16 +39,122 @@ pub struct Board<W: Word = u32> {
     cols: [W; WIDTH],
 }
 
-/// A board of up to 32 rows.
+/// A board of up to 32 rows: the board type to start with.
+///
+/// `Board32` is [`Board<u32>`]: ten columns of one `u32` each. It holds every
+/// perfect-clear field (clear line 1 to 8) and a 10×20 game with its spawn rows, and it
+/// is the field type of the `pc` crates above this one. Use [`Board64`] for taller
+/// boards; [`Board::convert`] moves a board between the two.
+///
+/// # Coordinates
+///
+/// Cell `(x, y)`: column `x` in `0..10` from left to right, row `y` from the bottom
+/// (row 0 is the floor row) up to 31. Methods that read a cell treat cells off the board
+/// as empty ([`Board::cell`]) or as walls and floor ([`Board::is_blocked`]); the methods
+/// that write one say what they do with a cell off the board.
+///
+/// # Text form
+///
+/// A board reads from text with [`str::parse`] ([`FromStr`](core::str::FromStr)) and
+/// writes with [`Display`](core::fmt::Display) (`to_string()`, `{}`) or
+/// [`Board::to_text`]:
+///
+/// - rows are written **top row first**; the last row of the text is row 0;
+/// - rows are separated by newlines (`\n`, `\r\n`) or `/`; spaces and tabs around a
+///   row and blank rows are ignored, so indented string literals read as they look;
+/// - each row has exactly ten cells: `#` is filled and `.` is empty (`X`, `G` and the
+///   piece letters `IOTSZJL` also read as filled and `_` as empty, so coloured diagrams
+///   from other tools paste unchanged);
+/// - at most 32 rows (64 for a [`Board64`]); the empty string is the empty board.
+///
+/// A text that breaks a rule is a [`ParseBoardError`](crate::ParseBoardError) that says
+/// where, rows counted from the top of the text and columns from the left, both from 1:
+/// `"row 2 (from the top), column 4: expected '#' or '.', found 'x'"`,
+/// `"row 1 (from the top) has 9 cells, expected 10"`, or
+/// `"33 rows do not fit in a board of 32 rows"`.
+///
+/// `Display` writes the rows from [`Board::height`]` - 1` down to 0 as `#` and `.`,
+/// separated by newlines (nothing for the empty board), and that text parses back to
+/// the same board. [`Board::to_text`] writes a fixed number of rows with the separator
+/// of your choice, and `{:?}` writes `Board("…/…")` on one line.
+///
+/// # Main methods
+///
+/// - cells: [`Board::cell`], [`Board::fill`] / [`Board::try_fill`],
+///   [`Board::empty_cell`], [`Board::is_blocked`], [`Board::cells`];
+/// - rows and masks (bit `y` = row `y`): [`Board::row`], [`Board::set_row`],
+///   [`Board::full_rows`], [`Board::occupied_rows`], [`Board::below`],
+///   [`Board::empty_cells_below`];
+/// - line clears: [`Board::clear_full_rows`], [`Board::remove_rows`] and its inverse
+///   [`Board::insert_rows`];
+/// - measures: [`Board::height`], [`Board::column_height`], [`Board::heights`],
+///   [`Board::holes`], [`Board::cell_count`];
+/// - combining: [`Board::merge`], [`Board::intersects`], `|`, `&`, `!`,
+///   [`Board::mirrored`].
+///
+/// Every method is a few word operations per column: no method allocates but
+/// [`Board::to_text`] and the text form.
+///
+/// ```
+/// use pc_bitboard::{Board32, ParseBoardError};
+///
+/// // Top row first: row 1 is the top row of the text, row 0 the bottom one.
+/// let mut board: Board32 = "
+///     #.........
+///     ..########
+/// ".parse()?;
+/// assert!(board.cell(0, 1) && !board.cell(1, 1));
+/// assert!(board.cell(2, 0) && !board.cell(1, 0));
+/// assert_eq!(board.height(), 2);
+///
+/// // Fill the gap of row 0 and clear it: the row above falls.
+/// board.fill(0, 0);
+/// board.fill(1, 0);
+/// assert_eq!(board.clear_full_rows(), 0b01);
+/// assert_eq!(board.to_string(), "#.........");
+///
+/// // `/` separates rows too, and the text round-trips.
+/// let field: Board32 = "##.....###/###....###".parse()?;
+/// assert_eq!(field.to_string(), "##.....###\n###....###");
+/// assert_eq!(field.to_string().parse::<Board32>()?, field);
+///
+/// // Errors say what and where.
+/// let error = "##########/###x######".parse::<Board32>().unwrap_err();
+/// assert_eq!(error, ParseBoardError::UnexpectedChar {
+///     row: 2,
+///     column: 4,
+///     found: 'x',
+///     expected: "'#' or '.'",
+/// });
+/// assert_eq!(error.to_string(), "row 2 (from the top), column 4: expected '#' or '.', found 'x'");
+/// assert_eq!(
+///     "#########".parse::<Board32>().unwrap_err().to_string(),
+///     "row 1 (from the top) has 9 cells, expected 10",
+/// );
+/// # Ok::<(), ParseBoardError>(())
+/// ```
 pub type Board32 = Board<u32>;
-/// A board of up to 64 rows.
+
+/// A board of up to 64 rows, for tall analysis boards: [`Board<u64>`], with the same
+/// coordinates, text form and methods as [`Board32`] (whose documentation describes
+/// them), rows `y` in `0..64`.
+///
+/// ```
+/// use pc_bitboard::{Board32, Board64};
+///
+/// let mut tall = Board64::new();
+/// tall.fill(0, 40);
+/// assert_eq!(tall.height(), 41);
+/// // A filled cell above row 31 does not fit a `Board32`.
+/// assert_eq!(tall.convert::<u32>(), None::<Board32>);
+/// ```
 pub type Board64 = Board<u64>;
 
 impl<W: Word> Board<W> {
-    /// Number of rows this board type can hold.
+    /// Number of rows this board type can hold: 32 for [`Board32`], 64 for [`Board64`].
     pub const HEIGHT: u32 = W::BITS;
 
-    /// The empty board.
+    /// The empty board (the same as `Board::default()`).
     #[inline]
     pub fn new() -> Self {
         Board {
@@ -51,7 +162,8 @@ impl<W: Word> Board<W> {
         }
     }
 
-    /// A board from its columns (bit `y` of `cols[x]` is cell `(x, y)`).
+    /// A board from its columns (bit `y` of `cols[x]` is cell `(x, y)`); every word is a
+    /// valid column.
     #[inline]
     pub const fn from_columns(cols: [W; WIDTH]) -> Self {
         Board { cols }
@@ -72,14 +184,17 @@ impl<W: Word> Board<W> {
         self.cols[x]
     }
 
-    /// Whether cell `(x, y)` is filled; cells outside the board read as empty.
+    /// Whether cell `(x, y)` is filled; cells outside the board (`x >= 10` or
+    /// `y >= HEIGHT`) read as empty.
     #[inline]
     pub fn cell(&self, x: usize, y: u32) -> bool {
         x < WIDTH && self.cols[x].test(y)
     }
 
-    /// Whether cell `(x, y)` is blocked for a piece: filled, or outside the walls or
-    /// below the floor. Cells above the top of the word read as free.
+    /// Whether cell `(x, y)` is blocked for a piece: filled, or outside the walls (`x < 0`
+    /// or `x >= 10`) or below the floor (`y < 0`). Cells above the top of the word read as
+    /// free. Takes signed coordinates so that a piece's cells can be tested before they are
+    /// known to be on the board.
     #[inline]
     pub fn is_blocked(&self, x: i32, y: i32) -> bool {
         if !(0..WIDTH as i32).contains(&x) || y < 0 {
@@ -109,7 +224,7 @@ impl<W: Word> Board<W> {
         }
     }
 
-    /// Empties cell `(x, y)`; cells off the board are ignored.
+    /// Empties cell `(x, y)`; a cell off the board is left alone (it is empty already).
     #[inline]
     pub fn empty_cell(&mut self, x: usize, y: u32) {
         if x < WIDTH {
@@ -117,7 +232,9 @@ impl<W: Word> Board<W> {
         }
     }
 
-    /// Row `y` as 10 bits (bit `x` = column `x`); rows off the board are empty.
+    /// Row `y` as 10 bits (bit `x` = column `x`); rows off the board are empty. Reads ten
+    /// words: prefer the row masks ([`Board::full_rows`], [`Board::occupied_rows`]) in hot
+    /// loops.
     #[inline]
     pub fn row(&self, y: u32) -> u16 {
         let mut bits = 0u16;
@@ -127,7 +244,8 @@ impl<W: Word> Board<W> {
         bits
     }
 
-    /// Sets row `y` from 10 bits (bit `x` = column `x`; higher bits are ignored).
+    /// Sets row `y` from 10 bits (bit `x` = column `x`; higher bits are ignored). The
+    /// inverse of [`Board::row`].
     ///
     /// # Panics
     /// If `y >= HEIGHT`.
@@ -142,13 +260,13 @@ impl<W: Word> Board<W> {
         }
     }
 
-    /// Mask of the rows whose ten cells are all filled.
+    /// Mask of the rows whose ten cells are all filled (bit `y` = row `y`).
     #[inline]
     pub fn full_rows(&self) -> W {
         self.cols.iter().fold(W::ONES, |acc, &c| acc & c)
     }
 
-    /// Mask of the rows with at least one filled cell.
+    /// Mask of the rows with at least one filled cell (bit `y` = row `y`).
     #[inline]
     pub fn occupied_rows(&self) -> W {
         self.cols.iter().fold(W::ZERO, |acc, &c| acc | c)
@@ -165,8 +283,9 @@ impl<W: Word> Board<W> {
         full
     }
 
-    /// Removes the rows in `mask` (whatever they hold) and lets the rows above fall.
-    /// The inverse of [`Board::insert_rows`].
+    /// Removes the rows in `mask` (whatever they hold) and lets the rows above fall; empty
+    /// rows come in at the top. The inverse of [`Board::insert_rows`]. Costs a few word
+    /// operations per column and per row of `mask`.
     pub fn remove_rows(&mut self, mask: W) {
         for col in &mut self.cols {
             *col = compress(*col, mask);
@@ -201,19 +320,22 @@ impl<W: Word> Board<W> {
         self.occupied_rows() == W::ZERO
     }
 
-    /// Number of filled cells.
+    /// Number of filled cells (a population count per column).
     #[inline]
     pub fn cell_count(&self) -> u32 {
         self.cols.iter().map(|c| c.count_ones()).sum()
     }
 
     /// Height of column `x`: one more than its highest filled row, 0 when empty.
+    ///
+    /// # Panics
+    /// If `x >= 10`.
     #[inline]
     pub fn column_height(&self, x: usize) -> u32 {
         W::BITS - self.cols[x].leading_zeros()
     }
 
-    /// The ten column heights.
+    /// The ten column heights, left to right (see [`Board::column_height`]).
     pub fn heights(&self) -> [u32; WIDTH] {
         core::array::from_fn(|x| self.column_height(x))
     }
@@ -235,13 +357,14 @@ impl<W: Word> Board<W> {
             .sum()
     }
 
-    /// Whether any cell at row `line` or above is filled.
+    /// Whether any cell at row `line` or above is filled (`false` when `line >= HEIGHT`):
+    /// whether a field sticks out above a clear line.
     #[inline]
     pub fn has_cells_at_or_above(&self, line: u32) -> bool {
         self.occupied_rows().shr_or_zero(line) != W::ZERO
     }
 
-    /// The board with only rows `0..rows` kept.
+    /// The board with only rows `0..rows` kept (the whole board when `rows >= HEIGHT`).
     #[inline]
     pub fn below(&self, rows: u32) -> Self {
         let m = W::low_mask(rows);
@@ -265,7 +388,7 @@ impl<W: Word> Board<W> {
         }
     }
 
-    /// The board mirrored left to right.
+    /// The board mirrored left to right: cell `(x, y)` moves to `(9 - x, y)`.
     pub fn mirrored(&self) -> Self {
         let mut cols = self.cols;
         cols.reverse();
@@ -282,14 +405,16 @@ impl<W: Word> Board<W> {
         })
     }
 
-    /// The empty cells of rows `0..rows` as a board (its complement below a clear line).
+    /// The empty cells of rows `0..rows` as a board (its complement below a clear line;
+    /// the whole height when `rows >= HEIGHT`).
     #[inline]
     pub fn empty_cells_below(&self, rows: u32) -> Self {
         let m = W::low_mask(rows);
         self.map(|c| !c & m)
     }
 
-    /// Iterates over the filled cells as `(x, y)`, column by column, bottom to top.
+    /// Iterates over the filled cells as `(x, y)`, column by column (left to right), each
+    /// bottom to top. Costs a step per filled cell.
     pub fn cells(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
         self.cols.iter().enumerate().flat_map(|(x, &c)| {
             let mut bits = c;

@@ -1,7 +1,11 @@
 //! Property tests of the board: text round-trips, line clears invert, the parser never panics.
 
-use pc_bitboard::{Board, Board32, Board64, Word};
+use pc_bitboard::{Board, Board32, Board64, ParseBoardError, Word};
 use proptest::prelude::*;
+
+#[path = "support/edit.rs"]
+mod edit;
+use edit::edited;
 
 fn board<W: Word>(rows: u32) -> impl Strategy<Value = Board<W>> {
     proptest::collection::vec(0u16..1024, rows as usize).prop_map(|rows| {
@@ -92,5 +96,37 @@ proptest! {
             naive += (0..h).filter(|&y| !b.cell(x, y)).count() as u32;
         }
         prop_assert_eq!(b.holes(), naive);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// A board's text with characters replaced, inserted or deleted: a board that prints
+    /// back to itself, or an error whose row and column point at the offending row and
+    /// character of the text.
+    #[test]
+    fn edited_text_parses_or_says_where(
+        b in board::<u32>(8),
+        separator in prop::sample::select(vec!["\n", "/", "\r\n", " / "]),
+        edits in proptest::collection::vec(
+            (0u8..3, any::<prop::sample::Index>(), prop::sample::select(vec!['#', '.', '/', '\n', ' ', 'X', '_', 'a', 'é'])),
+            1..4,
+        ),
+    ) {
+        let text = edited(&b.to_text(8, separator), &edits);
+        // The rows as the parser sees them: split, trimmed, blank ones left out.
+        let rows: Vec<&str> = text.split(['\n', '/']).map(str::trim).filter(|r| !r.is_empty()).collect();
+        match text.parse::<Board32>() {
+            Ok(parsed) => prop_assert_eq!(parsed.to_string().parse::<Board32>().unwrap(), parsed),
+            Err(ParseBoardError::UnexpectedChar { row, column, found, .. }) => {
+                prop_assert_eq!(rows[row - 1].chars().nth(column - 1), Some(found));
+            }
+            Err(ParseBoardError::WrongWidth { row, found }) => {
+                prop_assert_eq!(rows[row - 1].chars().count(), found);
+                prop_assert_ne!(found, 10);
+            }
+            Err(e) => prop_assert!(false, "{e}"),
+        }
     }
 }

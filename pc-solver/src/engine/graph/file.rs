@@ -160,14 +160,26 @@ pub(crate) fn save(graph: &PcGraph, path: &Path) -> Result<(), GraphError> {
 
 /// Reads the graph in `path`, built for `rules`: the header, then each layer's sections
 /// on whichever thread is free, the largest layers first, then each layer's index
-/// ([`finish`]).
+/// ([`finish`]). Every error names the file ([`GraphError::in_file`]).
 pub(crate) fn load(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
+    load_unnamed(path, rules).map_err(|error| error.in_file(path))
+}
+
+/// [`load`], its errors of the file's bytes not yet naming the file.
+fn load_unnamed(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
     let io = |source| GraphError::Io {
         path: path.to_path_buf(),
         source,
     };
     let file = std::fs::File::open(path).map_err(io)?;
     let length = file.metadata().map_err(io)?.len();
+    if length < FIXED as u64 {
+        // Too short for a header: what `decode` says of these few bytes (not a graph, or
+        // a truncated one).
+        let mut bytes = vec![0u8; length as usize];
+        read_at(&file, &mut bytes, 0).map_err(|e| short(e, io))?;
+        return decode(&bytes, rules);
+    }
     let mut fixed = [0u8; FIXED];
     read_at(&file, &mut fixed, 0).map_err(|e| short(e, io))?;
     check_fixed(&fixed, rules)?;
@@ -314,15 +326,14 @@ fn read_header(bytes: &[u8], length: u64) -> Result<(u64, Vec<Entry>), GraphErro
     for _ in 0..count {
         let [fields, edges, keys, shape_hash, moves_hash] =
             [(); 5].map(|()| reader.u64().expect("the header was read whole"));
-        // Every field takes a byte of the keys: larger counts cannot be right, and sizes
-        // past the file's end are not allocated.
-        if fields > keys
-            || fields > super::MAX_FIELDS as u64
-            || edges > u64::from(u32::MAX)
-            || keys > length
-            || edges > length
-        {
+        // Every field takes a byte of the keys: larger counts cannot be right.
+        if fields > keys || fields > super::MAX_FIELDS as u64 || edges > u64::from(u32::MAX) {
             return Err(GraphError::Malformed("a layer's size"));
+        }
+        // The header passed its hash, so a section past the file's end is a file cut
+        // short (and its size is not allocated).
+        if keys > length || edges > length {
+            return Err(GraphError::Truncated);
         }
         let entry = Entry {
             fields: fields as usize,
@@ -689,6 +700,31 @@ mod tests {
         assert_eq!(&PcGraph::load(&path, &Rules::default()).unwrap(), graph);
         let missing = PcGraph::load(&folder.join("none.bin"), &Rules::default());
         assert!(matches!(missing, Err(GraphError::Io { .. })));
+        // An error of the bytes names the file, and the same as the bytes' error.
+        let damaged = folder.join("damaged.bin");
+        for (bytes, reason) in [
+            (&bytes[..bytes.len() - 1], GraphError::Truncated),
+            (&bytes[..40], GraphError::Truncated),
+            (&bytes[..20], GraphError::Truncated),
+            (&b"PNG"[..], GraphError::NotAGraph),
+            (&[][..], GraphError::NotAGraph),
+        ] {
+            std::fs::write(&damaged, bytes).unwrap();
+            let error = PcGraph::load(&damaged, &Rules::default()).unwrap_err();
+            let GraphError::File { path, error: inner } = &error else {
+                panic!("{error:?}");
+            };
+            assert_eq!(path, &damaged);
+            assert_eq!(inner.to_string(), reason.to_string());
+            assert_eq!(
+                decode(bytes, id()).unwrap_err().to_string(),
+                reason.to_string()
+            );
+            assert_eq!(
+                error.to_string(),
+                format!("{}: {reason}", damaged.display())
+            );
+        }
         std::fs::remove_dir_all(&folder).unwrap();
     }
 

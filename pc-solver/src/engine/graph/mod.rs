@@ -169,6 +169,53 @@ pub enum GraphError {
     /// The file passed its checksum but does not describe a graph.
     #[error("the graph file is malformed: {0}")]
     Malformed(&'static str),
+    /// The file at `path` could not be read as a graph: `error` says why (one of the
+    /// errors of the bytes of a graph, such as [`GraphError::Truncated`] or
+    /// [`GraphError::Checksum`]). [`PcGraph::load`] names its file this way;
+    /// [`PcGraph::from_bytes`] has no file to name and answers `error` itself. Use
+    /// [`GraphError::reason`] to match on what went wrong wherever the bytes came from.
+    #[error("{}: {error}", path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it (never an `Io` or a `File`).
+        error: Box<GraphError>,
+    },
+}
+
+impl GraphError {
+    /// What went wrong, without the file it happened in: the error a
+    /// [`GraphError::File`] wraps, else this error.
+    ///
+    /// ```
+    /// use pc_solver::{GraphError, PcGraph, Rules};
+    ///
+    /// let path = std::env::temp_dir().join(format!("not-a-graph-{}.bin", std::process::id()));
+    /// std::fs::write(&path, b"hello, world")?;
+    /// let error = PcGraph::load(&path, &Rules::default()).unwrap_err();
+    /// assert!(matches!(error.reason(), GraphError::NotAGraph));
+    /// assert_eq!(error.to_string(), format!("{}: not a graph file", path.display()));
+    /// std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reason(&self) -> &GraphError {
+        match self {
+            GraphError::File { error, .. } => error,
+            other => other,
+        }
+    }
+
+    /// This error, met reading the file at `path`: wrapped in [`GraphError::File`] unless
+    /// it names its file already.
+    pub(crate) fn in_file(self, path: &std::path::Path) -> GraphError {
+        match self {
+            GraphError::Io { .. } | GraphError::File { .. } => self,
+            error => GraphError::File {
+                path: path.to_path_buf(),
+                error: Box::new(error),
+            },
+        }
+    }
 }
 
 /// An edge: the piece in the high byte, the placement's id among the piece's
@@ -616,7 +663,9 @@ impl PcGraph {
     }
 
     /// Reads a graph written by [`PcGraph::save`] for `rules`. A missing, truncated,
-    /// damaged, other-version or other-rules file is an error.
+    /// damaged, other-version or other-rules file is an error that names the file: an
+    /// [`GraphError::Io`] when the system could not read it, else a [`GraphError::File`]
+    /// whose [`GraphError::reason`] says what is wrong with its bytes.
     ///
     /// The graph answers at once. On a machine of more than one thread, the lookup tables
     /// of its largest layers are made after this returns, on a thread of their own; until
