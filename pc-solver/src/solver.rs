@@ -7,6 +7,7 @@ use crate::engine::Engine;
 use crate::engine::answer::{
     Answerer, Context, DepthFirstSearch, GraphWalk, KnownQueue, LayeredSearch, hold_first,
 };
+use crate::engine::graph::{GraphError, PcGraph};
 use crate::engine::known::{Goal, KnownSolver};
 use crate::engine::tables::Tables;
 use crate::error::SolverError;
@@ -17,6 +18,7 @@ use crate::rules::Rules;
 use crate::search::Searcher;
 use pc_bag::{BagState, Ratio, best_carry, cycle_phase, pieces_placed_mod_7};
 use pc_srs::{Path, Piece, Placement};
+use std::sync::Arc;
 
 /// One legal move of a position and its exact chance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,6 +191,36 @@ impl Solver {
                 });
             }
         }
+        Ok(Solver {
+            rules,
+            options,
+            tables: Tables::default(),
+            answers: Answers::default(),
+        })
+    }
+
+    /// A solver with the default options and the PC field graph of its rules from the
+    /// cache folder ([`PcGraph::load_cached`]): the first decisions of every PC answered
+    /// from the graph ([`Engine::Graph`]). Errors when the graph is not there (build it
+    /// once with `cargo run --release --example graph -- build`, or
+    /// [`PcGraph::build`] and [`PcGraph::save`]) or cannot be read.
+    ///
+    /// ```no_run
+    /// use pc_solver::{Engine, Piece, Position, Rules, Solver};
+    ///
+    /// let mut solver = Solver::with_cached_graph(Rules::default())?;
+    /// let start = Position::from_queue("".parse()?, "JLOSTZ")?.with_hold(Some(Piece::I));
+    /// let ranking = solver.recommend(&start)?;
+    /// assert_eq!(ranking.engine, Engine::Graph);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_cached_graph(rules: Rules) -> Result<Solver, GraphError> {
+        let graph = PcGraph::load_cached(&rules)?;
+        let options = SolverOptions {
+            graph: Some(Arc::new(graph)),
+            ..SolverOptions::default()
+        };
+        // The graph was read for these rules, so they match.
         Ok(Solver {
             rules,
             options,

@@ -128,6 +128,10 @@ pub enum GraphError {
     /// A graph starts from a field of at most four rows.
     #[error("a graph starts from a field of at most 4 rows below the clear line, not {0}")]
     StartTooHigh(u32),
+    /// There is no cache folder to find a graph in ([`PcGraph::cache_dir`]): no
+    /// `$PC_GRAPH_DIR` and no platform cache folder (a browser has none).
+    #[error("no cache folder for PC field graphs: set PC_GRAPH_DIR")]
+    NoCacheFolder,
     /// The file could not be read or written.
     #[error("{path}: {source}")]
     Io {
@@ -660,6 +664,15 @@ impl PcGraph {
     /// renamed over it once complete).
     pub fn save(&self, path: &std::path::Path) -> Result<(), GraphError> {
         file::save(self, path)
+    }
+
+    /// Reads the graph of `rules` from the cache folder ([`PcGraph::cache_path`]), where
+    /// the `graph` example's `build` keeps it. Errors as [`PcGraph::load`] does (a
+    /// missing file is [`GraphError::Io`] naming it), or with
+    /// [`GraphError::NoCacheFolder`].
+    pub fn load_cached(rules: &Rules) -> Result<PcGraph, GraphError> {
+        let path = PcGraph::cache_path(rules).ok_or(GraphError::NoCacheFolder)?;
+        PcGraph::load(&path, rules)
     }
 
     /// Reads a graph written by [`PcGraph::save`] for `rules`. A missing, truncated,
