@@ -2,7 +2,7 @@
 //! whether a (field, hold, pieces left) state can still make a perfect clear, remembered
 //! per state, and the same question for a queue whose last piece is not known yet.
 
-use crate::decision::{ALL_PIECES, Decision, MoveTo, pieces_in, queue_key};
+use crate::decision::{ALL_PIECES, Decision, MoveTo, hold_code, pieces_in, queue_key};
 use crate::field::PcField;
 use crate::position::Move;
 use ahash::AHashMap;
@@ -27,7 +27,7 @@ impl Key {
         Key {
             field: field.key(),
             queue: queue_key(queue),
-            held: held.map_or(7, |p| p.index() as u8),
+            held: hold_code(held),
         }
     }
 }
