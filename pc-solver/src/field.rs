@@ -9,6 +9,38 @@ use std::sync::OnceLock;
 /// The highest clear line the solver accepts.
 pub const MAX_CLEAR_LINE: u32 = 8;
 
+/// What counts as a perfect clear, and the fewest pieces that can still make one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Goal {
+    /// Whether emptying the board below the clear line counts before every row up to the
+    /// line is cleared (a 2-line PC while building a 4-line one).
+    pub(crate) lower_clears: bool,
+}
+
+impl Goal {
+    /// Whether the field is a perfect clear. A field met after a placement has no cells
+    /// only when lines were cleared, so an empty board there is a PC.
+    #[inline]
+    pub(crate) fn reached(&self, field: &PcField) -> bool {
+        field.is_clear() || (self.lower_clears && field.board().is_empty())
+    }
+
+    /// A lower bound on the pieces still needed.
+    #[inline]
+    pub(crate) fn min_pieces(&self, field: &PcField) -> u32 {
+        if !self.lower_clears {
+            return field.pieces_needed();
+        }
+        // The lowest clear line at or above every filled cell whose empty cells a whole
+        // number of pieces can cover.
+        let cells = field.board().cell_count();
+        let top = field.board().height();
+        (top.max(1)..=field.clear_line())
+            .find(|h| (10 * h - cells) % 4 == 0)
+            .map_or(field.pieces_needed(), |h| (10 * h - cells) / 4)
+    }
+}
+
 /// A field in its collapsed form: the rows below the current clear line, after every
 /// line clear so far. Placing a piece clears the rows it fills and lowers the line, so a
 /// piece placed later can cover rows that were not adjacent in the original field.

@@ -3,9 +3,10 @@
 //! clear when the whole sequence is known.
 
 use crate::engine::automaton::Automaton;
-use crate::engine::known::{Goal, KnownMemo, KnownSolver};
+use crate::engine::known::{KnownMemo, KnownSolver};
 use crate::engine::layered::{OrderMemo, clairvoyant_answers};
 use crate::error::SolverError;
+use crate::field::Goal;
 use crate::field::PcField;
 use crate::rules::Rules;
 use crate::search::Searcher;

@@ -3,8 +3,9 @@
 //! met so that many queues share the work.
 
 use crate::decision::MAX_UNKNOWN;
-use crate::engine::known::{Goal, KnownMemo, KnownSolver, placements_toward_pc, turns};
+use crate::engine::known::{KnownMemo, KnownSolver, placements_toward_pc, turns};
 use crate::error::SolverError;
+use crate::field::Goal;
 use crate::field::PcField;
 use crate::rules::Rules;
 use pc_bag::BagState;

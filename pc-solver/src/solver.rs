@@ -4,14 +4,16 @@
 
 use crate::decision::{Decision, DecisionKey, MAX_PREVIEW};
 use crate::engine::Engine;
-use crate::engine::answer::{
-    Answerer, Context, DepthFirstSearch, GraphWalk, KnownQueue, LayeredSearch, hold_first,
-};
+use crate::engine::answer::Answerer;
+use crate::engine::context::Context;
+use crate::engine::depth_first::{DepthFirstSearch, hold_first};
+use crate::engine::graph::search::GraphWalk;
 use crate::engine::graph::{GraphError, PcGraph};
-use crate::engine::known::{Goal, KnownSolver};
+use crate::engine::known::{KnownQueue, KnownSolver};
+use crate::engine::layered::LayeredSearch;
 use crate::engine::tables::Tables;
 use crate::error::SolverError;
-use crate::field::PcField;
+use crate::field::{Goal, PcField};
 use crate::options::SolverOptions;
 use crate::position::{Move, Position};
 use crate::rules::Rules;
@@ -519,7 +521,7 @@ impl Solver {
             .unwrap_or(Ratio::ZERO);
         // What each move can leave for the next PC (moves with a chance only).
         let carries = Carries::new(decision);
-        let mut known = context.known();
+        let mut known = KnownSolver::over(&mut context);
         let carried: Vec<Option<(Option<Piece>, u16)>> = ranked
             .iter()
             .map(|(mv, chance)| {

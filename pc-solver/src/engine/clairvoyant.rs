@@ -142,7 +142,8 @@ impl KnownSolver<'_> {
 mod tests {
     use super::*;
     use crate::Rules;
-    use crate::engine::known::{Goal, KnownMemo};
+    use crate::engine::known::KnownMemo;
+    use crate::field::Goal;
     use pc_bitboard::Board32;
 
     fn queue(text: &str) -> Vec<Piece> {

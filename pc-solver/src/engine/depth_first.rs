@@ -12,9 +12,14 @@
 //! "Star1" cut of expectimax). Every value that is stored is exact.
 
 use crate::decision::{Decision, DecisionKey, Queue, bag_after, covers, pieces_in};
+use crate::engine::answer::{Answerer, BestAtRoot};
+use crate::engine::context::Context;
+use crate::engine::kind::Engine;
 use crate::engine::known::KnownSolver;
+use crate::engine::tables::Tables;
 use crate::error::SolverError;
 use crate::field::PcField;
+use crate::options::SolverOptions;
 use crate::position::Move;
 use ahash::AHashMap;
 use pc_bag::{PieceSet, Ratio};
@@ -40,16 +45,6 @@ pub(crate) struct DepthFirst<'a> {
     /// New decisions the search may evaluate before it gives up.
     work_limit: Option<u64>,
     work_done: u64,
-}
-
-/// What [`DepthFirst::best`] finds.
-pub(crate) struct BestAtRoot {
-    /// The exact value of the best placement.
-    pub(crate) value: Ratio,
-    /// The best placement (hold or not), if any is legal.
-    pub(crate) chosen: Option<Move>,
-    /// The value of holding into an empty slot first, when it beats every placement.
-    pub(crate) hold_first: Option<Ratio>,
 }
 
 /// Where a move leads, before the revealed piece is known.
@@ -80,6 +75,21 @@ impl<'a> DepthFirst<'a> {
             work_limit,
             work_done: 0,
         }
+    }
+
+    /// The search over a solver's tables, within its memory and work limits.
+    pub(crate) fn over<'c>(context: &'c mut Context<'_>) -> DepthFirst<'c> {
+        let budget = Tables::states_within(context.options.memory_limit);
+        let work_limit = context.options.work_limit;
+        let goal = context.goal();
+        let known = KnownSolver::new(
+            context.rules.generator(),
+            context.rules.hold,
+            goal,
+            &mut context.tables.known,
+        )
+        .caching_children();
+        DepthFirst::new(known, &mut context.tables.values, budget, work_limit)
     }
 
     /// The exact value of a decision whose field is not a PC.
@@ -430,5 +440,63 @@ impl<'a> DepthFirst<'a> {
             hold_rule,
             hold_used: false,
         })
+    }
+}
+
+/// The chance of holding into the empty slot first, when hold may be pressed into it and
+/// that beats `beat` (every chance, without `beat`).
+pub(crate) fn hold_first(
+    context: &mut Context<'_>,
+    decision: &Decision,
+    beat: Option<Ratio>,
+) -> Result<Option<Ratio>, SolverError> {
+    if !decision.holds_into_empty() {
+        return Ok(None);
+    }
+    let found = DepthFirst::over(context).hold_into_empty(decision, beat)?;
+    Ok(found.filter(|&h| beat.is_none_or(|b| h > b)))
+}
+
+/// The depth-first search over decisions and reveals: every decision.
+pub(crate) struct DepthFirstSearch;
+
+impl Answerer for DepthFirstSearch {
+    fn name(&self) -> Engine {
+        Engine::DepthFirst
+    }
+
+    fn applies(&self, _: &SolverOptions, _: &Decision) -> bool {
+        true
+    }
+
+    fn rank(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        _: bool,
+    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
+        DepthFirst::over(context).rank(decision)
+    }
+
+    fn chances_of(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        moves: &[Move],
+        max_states: Option<u64>,
+    ) -> Result<Vec<Option<Ratio>>, SolverError> {
+        DepthFirst::over(context).values_of(decision, moves, max_states)
+    }
+
+    fn value(&self, context: &mut Context<'_>, decision: &Decision) -> Result<Ratio, SolverError> {
+        DepthFirst::over(context).value(decision)
+    }
+
+    fn best(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+    ) -> Result<BestAtRoot, SolverError> {
+        DepthFirst::over(context).best(decision)
     }
 }

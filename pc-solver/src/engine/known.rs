@@ -3,10 +3,15 @@
 //! per state, and the same question for a queue whose last piece is not known yet.
 
 use crate::decision::{ALL_PIECES, Decision, MoveTo, hold_code, pieces_in, queue_key};
-use crate::field::PcField;
+use crate::engine::answer::Answerer;
+use crate::engine::context::Context;
+use crate::engine::kind::Engine;
+use crate::error::SolverError;
+use crate::field::{Goal, PcField};
+use crate::options::SolverOptions;
 use crate::position::Move;
 use ahash::AHashMap;
-use pc_bag::{best_carry, carry_rank};
+use pc_bag::{Ratio, best_carry, carry_rank};
 use pc_srs::{MoveGenerator, Piece, Placement};
 use pc_zdd_graph::{BuildOptions, CoverCheck, FillGraph, PieceCounts, StateId};
 use std::sync::{Arc, OnceLock};
@@ -81,38 +86,6 @@ pub(crate) fn turns(
     let from_hold = held.map(|h| (h, next.map(|(&n, _)| n), rest, true));
     let from_queue = next.and_then(|(&n, r)| (Some(n) != held).then_some((n, held, r, false)));
     from_hold.into_iter().chain(from_queue)
-}
-
-/// What counts as a perfect clear, and the fewest pieces that can still make one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Goal {
-    /// Whether emptying the board below the clear line counts before every row up to the
-    /// line is cleared (a 2-line PC while building a 4-line one).
-    pub(crate) lower_clears: bool,
-}
-
-impl Goal {
-    /// Whether the field is a perfect clear. A field met after a placement has no cells
-    /// only when lines were cleared, so an empty board there is a PC.
-    #[inline]
-    pub(crate) fn reached(&self, field: &PcField) -> bool {
-        field.is_clear() || (self.lower_clears && field.board().is_empty())
-    }
-
-    /// A lower bound on the pieces still needed.
-    #[inline]
-    pub(crate) fn min_pieces(&self, field: &PcField) -> u32 {
-        if !self.lower_clears {
-            return field.pieces_needed();
-        }
-        // The lowest clear line at or above every filled cell whose empty cells a whole
-        // number of pieces can cover.
-        let cells = field.board().cell_count();
-        let top = field.board().height();
-        (top.max(1)..=field.clear_line())
-            .find(|h| (10 * h - cells) % 4 == 0)
-            .map_or(field.pieces_needed(), |h| (10 * h - cells) / 4)
-    }
 }
 
 /// What the known-queue searches remember, kept apart from the rules so that a solver can
@@ -217,6 +190,19 @@ impl<'a> KnownSolver<'a> {
             allowance: u64::MAX,
             ran_out: false,
         }
+    }
+
+    /// The search over a solver's tables, keeping children (see
+    /// [`KnownSolver::caching_children`]).
+    pub(crate) fn over<'c>(context: &'c mut Context<'_>) -> KnownSolver<'c> {
+        let goal = context.goal();
+        KnownSolver::new(
+            context.rules.generator(),
+            context.rules.hold,
+            goal,
+            &mut context.tables.known,
+        )
+        .caching_children()
     }
 
     /// Keeps the children of every (field, piece) met. The adaptive solver meets the same
@@ -674,6 +660,60 @@ impl<'a> KnownSolver<'a> {
         let complete = complete && !self.ran_out;
         self.memo.masks.insert(key, found | (complete as u8) << 7);
         found
+    }
+}
+
+/// The known-queue search: every piece the PC can use is in view.
+pub(crate) struct KnownQueue;
+
+impl Answerer for KnownQueue {
+    fn name(&self) -> Engine {
+        Engine::KnownQueue
+    }
+
+    fn applies(&self, _: &SolverOptions, decision: &Decision) -> bool {
+        decision.fully_known() && !decision.holds_into_empty()
+    }
+
+    fn rank(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        until_certain: bool,
+    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
+        let mut known = KnownSolver::over(context);
+        let rest = &decision.queue.as_slice()[1..];
+        let mut ranked = Vec::new();
+        for to in known.moves(decision) {
+            let clears = match to.after {
+                None => true,
+                Some((field, hold)) => known.solve(field, hold, rest),
+            };
+            ranked.push((to.mv, if clears { Ratio::ONE } else { Ratio::ZERO }));
+            if clears && until_certain {
+                break;
+            }
+        }
+        Ok(ranked)
+    }
+
+    fn chances_of(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        moves: &[Move],
+        _: Option<u64>,
+    ) -> Result<Vec<Option<Ratio>>, SolverError> {
+        let ranked = self.rank(context, decision, false)?;
+        let mut certain = false;
+        Ok(moves
+            .iter()
+            .map(|mv| {
+                let (_, chance) = ranked.iter().find(|(m, _)| m == mv).filter(|_| !certain)?;
+                certain = chance.is_one();
+                Some(*chance)
+            })
+            .collect())
     }
 }
 

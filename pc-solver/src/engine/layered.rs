@@ -27,10 +27,17 @@
 
 use crate::decision::drawable;
 use crate::decision::{Decision, EMPTY_HOLD, MAX_UNKNOWN, State, hold_code, hold_of};
+use crate::engine::answer::Answerer;
+use crate::engine::context::Context;
+use crate::engine::kind::Engine;
 use crate::engine::known::{KnownSolver, cover_check};
-use crate::engine::walk::{Ask, StateValues};
+use crate::engine::walk::{Ask, StateValues, chances_by_states, rank_by_states};
+use crate::error::SolverError;
 use crate::field::PcField;
+use crate::options::SolverOptions;
+use crate::position::Move;
 use ahash::AHashMap;
+use pc_bag::Ratio;
 use pc_srs::Piece;
 use pc_zdd_graph::PieceCounts;
 use std::rc::Rc;
@@ -244,6 +251,68 @@ pub(crate) fn values(
 }
 
 /// Moves valued by helper threads, so that the tests can see the threads at work.
+/// The layered search: the graph's walk without a graph.
+pub(crate) struct LayeredSearch;
+
+impl Answerer for LayeredSearch {
+    fn name(&self) -> Engine {
+        Engine::Layered
+    }
+
+    fn applies(&self, options: &SolverOptions, decision: &Decision) -> bool {
+        options.work_limit.is_none() && applies(decision, options.two_line)
+    }
+
+    fn rank(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        until_certain: bool,
+    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
+        let ask = if until_certain {
+            Ask::UntilCertain
+        } else {
+            Ask::Every
+        };
+        let values = self.walk(context, decision, ask)?;
+        Ok(rank_by_states(context, decision, &values))
+    }
+
+    fn chances_of(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        moves: &[Move],
+        max_states: Option<u64>,
+    ) -> Result<Vec<Option<Ratio>>, SolverError> {
+        chances_by_states(context, decision, moves, max_states, |context, ask| {
+            self.walk(context, decision, ask)
+        })
+    }
+}
+
+impl LayeredSearch {
+    fn walk(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        ask: Ask<'_>,
+    ) -> Result<StateValues, SolverError> {
+        let threads = context.options.threads;
+        let goal = context.goal();
+        let tables = &mut *context.tables;
+        let known = KnownSolver::new(
+            context.rules.generator(),
+            context.rules.hold,
+            goal,
+            &mut tables.known,
+        )
+        .caching_children();
+        values(&known, &mut tables.orders, decision, ask, threads)
+            .ok_or(SolverError::EngineDoesNotApply(Engine::Layered))
+    }
+}
+
 #[cfg(test)]
 pub(crate) static MOVES_BY_HELPERS: std::sync::atomic::AtomicUsize =
     std::sync::atomic::AtomicUsize::new(0);

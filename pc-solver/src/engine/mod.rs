@@ -22,6 +22,7 @@
 pub(crate) mod answer;
 pub(crate) mod automaton;
 pub(crate) mod clairvoyant;
+pub(crate) mod context;
 pub(crate) mod depth_first;
 pub(crate) mod graph;
 pub(crate) mod kind;

@@ -1,6 +1,10 @@
 //! What a layer walk (the graph's or the layered search) is asked, and what it finds.
 
-use crate::decision::State;
+use crate::decision::{Decision, MoveTo, State};
+use crate::engine::context::Context;
+use crate::engine::known::KnownSolver;
+use crate::error::SolverError;
+use crate::position::Move;
 use ahash::AHashMap;
 use pc_bag::Ratio;
 
@@ -33,4 +37,65 @@ impl StateValues {
         let won = *self.values.get(&state)?;
         Ratio::new(won, self.count)
     }
+}
+
+/// Every move of the decision with the chance a walk found for the state it leads to.
+/// A state not valued cannot make a PC (or was not reached after a certain move).
+pub(crate) fn rank_by_states(
+    context: &mut Context<'_>,
+    decision: &Decision,
+    values: &StateValues,
+) -> Vec<(Move, Ratio)> {
+    KnownSolver::over(context)
+        .moves(decision)
+        .into_iter()
+        .map(|to| {
+            let chance = match to.state() {
+                None => Ratio::ONE,
+                Some(state) => values.chance(state).unwrap_or(Ratio::ZERO),
+            };
+            (to.mv, chance)
+        })
+        .collect()
+}
+
+/// [`Answerer::chances_of`] for a walk: the states the moves lead to are asked for.
+pub(crate) fn chances_by_states(
+    context: &mut Context<'_>,
+    decision: &Decision,
+    moves: &[Move],
+    max_states: Option<u64>,
+    walk: impl FnOnce(&mut Context<'_>, Ask<'_>) -> Result<StateValues, SolverError>,
+) -> Result<Vec<Option<Ratio>>, SolverError> {
+    let to: Vec<MoveTo> = KnownSolver::over(context).moves(decision);
+    let after = |mv: &Move| to.iter().find(|t| t.mv == *mv).map(MoveTo::state);
+    // A move that makes the PC at once is certain: nothing after it is tried.
+    let mut states = Vec::new();
+    for mv in moves {
+        match after(mv) {
+            Some(None) => break,
+            Some(Some(state)) => states.push(state),
+            None => {}
+        }
+    }
+    let ask = Ask::Only {
+        states: &states,
+        max_states,
+    };
+    let values = walk(context, ask)?;
+    let mut certain = false;
+    Ok(moves
+        .iter()
+        .map(|mv| {
+            if certain {
+                return None;
+            }
+            let chance = match after(mv)? {
+                None => Ratio::ONE,
+                Some(state) => values.chance(state)?,
+            };
+            certain = chance.is_one();
+            Some(chance)
+        })
+        .collect())
 }

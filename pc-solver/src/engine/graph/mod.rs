@@ -881,9 +881,10 @@ impl PcGraph {
 mod tests {
     use super::*;
     use crate::decision::{Decision, Queue};
-    use crate::engine::known::{Goal, KnownMemo, KnownSolver};
+    use crate::engine::known::{KnownMemo, KnownSolver};
     use crate::engine::layered::{self, OrderMemo};
     use crate::engine::walk::{Ask, StateValues};
+    use crate::field::Goal;
     use pc_bag::BagState;
 
     fn small_graph(rules: &Rules, text: &str, height: u32) -> PcGraph {

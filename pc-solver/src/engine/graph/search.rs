@@ -30,9 +30,16 @@ use super::radix::{sort_by_high_half, sort_by_low_word};
 use super::suffix::SuffixMemo;
 use super::{GraphMemo, PcGraph, edge_move, edge_piece, link, moves, unlink};
 use crate::decision::{Decision, State, hold_code};
-use crate::engine::walk::{Ask, StateValues};
+use crate::engine::answer::Answerer;
+use crate::engine::context::Context;
+use crate::engine::kind::Engine;
+use crate::engine::walk::{Ask, StateValues, chances_by_states, rank_by_states};
+use crate::error::SolverError;
 use crate::field::PcField;
+use crate::options::SolverOptions;
+use crate::position::Move;
 use ahash::AHashMap;
+use pc_bag::Ratio;
 use pc_srs::Piece;
 
 /// Whether the walk answers a decision: its field is one of the graph's and a walk
@@ -1144,5 +1151,63 @@ impl Level {
     fn children_of(&self, i: u32) -> &[u32] {
         let i = i as usize;
         &self.children[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+/// The walk over the solver's PC field graph.
+pub(crate) struct GraphWalk;
+
+impl Answerer for GraphWalk {
+    fn name(&self) -> Engine {
+        Engine::Graph
+    }
+
+    fn applies(&self, options: &SolverOptions, decision: &Decision) -> bool {
+        options
+            .graph
+            .as_deref()
+            .is_some_and(|g| applies(g, decision))
+    }
+
+    fn rank(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        until_certain: bool,
+    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
+        let ask = if until_certain {
+            Ask::UntilCertain
+        } else {
+            Ask::Every
+        };
+        let values = self.walk(context, decision, ask)?;
+        Ok(rank_by_states(context, decision, &values))
+    }
+
+    fn chances_of(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        moves: &[Move],
+        max_states: Option<u64>,
+    ) -> Result<Vec<Option<Ratio>>, SolverError> {
+        chances_by_states(context, decision, moves, max_states, |context, ask| {
+            self.walk(context, decision, ask)
+        })
+    }
+}
+
+impl GraphWalk {
+    fn walk(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        ask: Ask<'_>,
+    ) -> Result<StateValues, SolverError> {
+        let graph = context.options.graph.as_deref();
+        let two_line = context.options.two_line;
+        graph
+            .and_then(|graph| values(graph, &mut context.tables.graph, decision, two_line, ask))
+            .ok_or(SolverError::EngineDoesNotApply(Engine::Graph))
     }
 }
