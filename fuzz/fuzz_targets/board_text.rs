@@ -1,5 +1,5 @@
 //! Board text of any kind: a board or a typed error, and a board's text parses back to
-//! it, on both word sizes.
+//! it, on both word sizes; the same for pc-fumen's coloured fields.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -15,5 +15,11 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(board) = text.parse::<Board64>() {
         assert_eq!(board.to_string().parse::<Board64>(), Ok(board));
+    }
+    if let Ok(field) = text.parse::<pc_fumen::ColoredField>() {
+        assert_eq!(
+            field.to_string().parse::<pc_fumen::ColoredField>(),
+            Ok(field)
+        );
     }
 });

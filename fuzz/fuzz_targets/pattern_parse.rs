@@ -1,10 +1,10 @@
 //! sfinder pattern parsing of any text: a pattern (set) or a typed error; whatever parses
 //! prints and re-parses to itself, and a pattern small enough to expand expands to its
-//! count.
+//! count. pc-bag's other texts (piece sets, multisets, sequences, fractions) likewise.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pc_bag::{Pattern, PatternSet};
+use pc_bag::{Pattern, PatternSet, PieceMultiset, PieceSet, Ratio, Sequence};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -21,5 +21,17 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(set) = text.parse::<PatternSet>() {
         assert_eq!(set.to_string().parse::<PatternSet>().as_ref(), Ok(&set));
+    }
+    if let Ok(set) = text.parse::<PieceSet>() {
+        assert_eq!(set.to_string().parse::<PieceSet>(), Ok(set));
+    }
+    if let Ok(multiset) = text.parse::<PieceMultiset>() {
+        assert_eq!(multiset.to_string().parse::<PieceMultiset>(), Ok(multiset));
+    }
+    if let Ok(sequence) = text.parse::<Sequence>() {
+        assert_eq!(sequence.to_string().parse::<Sequence>(), Ok(sequence));
+    }
+    if let Ok(ratio) = text.parse::<Ratio>() {
+        assert_eq!(ratio.to_string().parse::<Ratio>(), Ok(ratio));
     }
 });
