@@ -6,20 +6,24 @@
 //!   little-endian `u16` taken modulo the length, and what to XOR there), the file then
 //!   cut when the first byte has bit 2 set: every change must be an error;
 //! - `2 mod 3`: the same, then every hash made right again, so that the changes reach the
-//!   checks behind the hashes: an error, or a graph other than the one changed.
+//!   checks behind the hashes: an error, or a graph other than the one changed, which a
+//!   solver then uses to rank a position on the graph's start field (its answer may be
+//!   wrong, since no hash catches a forgery, but it must come without a panic).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pc_solver::{PcField, PcGraph, Rules};
+use pc_solver::{PcField, PcGraph, Piece, Position, Rules, Solver, SolverOptions};
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
+
+/// The start field of the small graph.
+const FIELD: &str = "######..../######..../######..../######....";
 
 /// A small graph (four pieces from a field of four rows) and its file's bytes.
 fn small() -> &'static (PcGraph, Vec<u8>) {
     static GRAPH: OnceLock<(PcGraph, Vec<u8>)> = OnceLock::new();
     GRAPH.get_or_init(|| {
-        let text = "######..../######..../######..../######....";
-        let field = PcField::new(text.parse().unwrap(), 4).unwrap();
+        let field = PcField::new(FIELD.parse().unwrap(), 4).unwrap();
         let graph =
             PcGraph::build_from(
                 &field,
@@ -75,6 +79,22 @@ fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
     bytes
 }
 
+/// Ranks the moves of a position on the start field with `graph`.
+fn use_graph(graph: PcGraph) {
+    let options = SolverOptions {
+        graph: Some(Arc::new(graph)),
+        ..SolverOptions::default()
+    };
+    let Ok(mut solver) = Solver::with_options(Rules::default(), options) else {
+        return;
+    };
+    let position = Position::new(FIELD.parse().unwrap(), Piece::T)
+        .with_hold(Some(Piece::O))
+        .with_preview(&[Piece::S, Piece::Z, Piece::I, Piece::L, Piece::J])
+        .with_bag("IOSTZ".parse().unwrap());
+    let _ = solver.recommend(&position);
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {
         return;
@@ -105,6 +125,7 @@ fuzz_target!(|data: &[u8]| {
             && forged != *valid
         {
             assert!(read != *graph, "a changed file reads as the graph");
+            use_graph(read);
         }
     }
 });
