@@ -92,6 +92,14 @@ pub enum FumenError {
         /// What is wrong.
         reason: &'static str,
     },
+    /// A board given to a fumen field has a filled cell above row 22, the top of a fumen
+    /// field ([`ColoredField::try_from_board`](super::ColoredField::try_from_board),
+    /// [`Fumen::try_from_placements`](super::Fumen::try_from_placements)).
+    #[error("the board is {height} rows high: a fumen field has 23 rows")]
+    BoardTooTall {
+        /// The board's height (one more than its highest filled row).
+        height: u32,
+    },
     /// A piece given to a [`Page`](super::Page) reaches above row 22, the top of a
     /// fumen field.
     #[error("{placement} reaches above row 22, the top of a fumen field")]

@@ -115,18 +115,40 @@ impl ColoredField {
     /// A field whose filled cells are those of `board`, all of kind `cell`.
     ///
     /// # Panics
-    /// If `board` has a filled cell at row 23 or above.
+    /// If `board` has a filled cell at row 23 or above; use
+    /// [`ColoredField::try_from_board`] for a board you do not control.
     pub fn from_board(board: &Board32, cell: Cell) -> Self {
-        assert!(
-            !board.has_cells_at_or_above(Self::HEIGHT),
-            "the board is taller than a fumen field's {} rows",
-            Self::HEIGHT
-        );
+        Self::try_from_board(board, cell).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A field whose filled cells are those of `board`, all of kind `cell`.
+    ///
+    /// # Errors
+    /// [`FumenError::BoardTooTall`] when `board` has a filled cell at row 23 or above.
+    ///
+    /// ```
+    /// use pc_fumen::{Board32, Cell, ColoredField, FumenError};
+    ///
+    /// let board: Board32 = "#########.".parse()?;
+    /// assert_eq!(ColoredField::try_from_board(&board, Cell::Gray)?.height(), 1);
+    /// let tall: Board32 = vec!["#........."; 24].join("/").parse()?;
+    /// assert_eq!(
+    ///     ColoredField::try_from_board(&tall, Cell::Gray),
+    ///     Err(FumenError::BoardTooTall { height: 24 })
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_from_board(board: &Board32, cell: Cell) -> Result<Self, FumenError> {
+        if board.has_cells_at_or_above(Self::HEIGHT) {
+            return Err(FumenError::BoardTooTall {
+                height: board.height(),
+            });
+        }
         let mut field = Self::new();
         for (x, y) in board.cells() {
             field.rows[y as usize][x] = cell;
         }
-        field
+        Ok(field)
     }
 
     /// Cell `(x, y)` of the visible rows; cells off the field read as empty.

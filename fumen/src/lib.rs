@@ -235,14 +235,41 @@ impl Fumen {
     /// field.
     ///
     /// # Panics
-    /// If `field` or a placement reaches above row 22 (a fumen field has 23 rows).
+    /// If `field` or a placement reaches above row 22 (a fumen field has 23 rows); use
+    /// [`Fumen::try_from_placements`] for a field or placements you do not control.
     pub fn from_placements(field: &Board32, placements: &[Placement]) -> Fumen {
-        let mut current = ColoredField::from_board(field, Cell::Gray);
+        Fumen::try_from_placements(field, placements).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Fumen::from_placements`], with an error where it panics.
+    ///
+    /// # Errors
+    /// [`FumenError::BoardTooTall`] when `field` has a filled cell above row 22, and
+    /// [`FumenError::PieceAboveField`] when a placement reaches above it (in the field of
+    /// its page, after the clears of the placements before it).
+    ///
+    /// ```
+    /// use pc_fumen::{Board32, Fumen, FumenError, Orientation, Piece};
+    ///
+    /// let field: Board32 = "######..../######....".parse()?;
+    /// let o = Piece::O.with(Orientation::Spawn).at(6, 0)?;
+    /// assert_eq!(Fumen::try_from_placements(&field, &[o])?.pages.len(), 1);
+    /// let high = Piece::O.with(Orientation::Spawn).at(6, 22)?;
+    /// assert!(matches!(
+    ///     Fumen::try_from_placements(&field, &[high]),
+    ///     Err(FumenError::PieceAboveField { .. })
+    /// ));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_from_placements(
+        field: &Board32,
+        placements: &[Placement],
+    ) -> Result<Fumen, FumenError> {
+        let mut current = ColoredField::try_from_board(field, Cell::Gray)?;
         let mut pages = Vec::with_capacity(placements.len().max(1));
         for (i, p) in placements.iter().enumerate() {
             let mut page = Page::new(current);
-            page.set_piece(Some(*p))
-                .unwrap_or_else(|e| panic!("placement {i}: {e}"));
+            page.set_piece(Some(*p))?;
             page.set_colour(i == 0);
             current = page.next_field();
             pages.push(page);
@@ -252,7 +279,7 @@ impl Fumen {
             page.set_colour(true);
             pages.push(page);
         }
-        Fumen { pages }
+        Ok(Fumen { pages })
     }
 }
 

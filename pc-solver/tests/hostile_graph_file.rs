@@ -3,7 +3,7 @@
 //! reads back as the graph written. `PcGraph::from_bytes` answers the same reason for the
 //! same bytes, without a file to name.
 
-use pc_solver::{GraphError, PcField, PcGraph, Rules};
+use pc_solver::{DropMode, GraphError, PcField, PcGraph, Rules};
 use proptest::prelude::*;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -98,23 +98,63 @@ fn a_damaged_file_names_itself() {
     let error = load(&path, &bytes[..bytes.len() - 3]).unwrap_err();
     assert!(matches!(error.reason(), GraphError::Truncated));
     assert!(error.to_string().contains(&*path.to_string_lossy()));
+    // Another version of the format (the u32 after the magic).
+    let mut other_version = bytes.clone();
+    other_version[8] ^= 0x40;
+    let error = load(&path, &other_version).unwrap_err();
+    assert!(matches!(error.reason(), GraphError::Version { .. }));
+    assert!(error.to_string().starts_with(&format!(
+        "{}: a graph file of format version",
+        path.display()
+    )));
+    // A sound file of other rules.
+    std::fs::write(&path, bytes).unwrap();
+    let hard_drop = Rules {
+        drop: DropMode::Hard,
+        ..Rules::default()
+    };
+    let error = PcGraph::load(&path, &hard_drop).unwrap_err();
+    assert!(matches!(error.reason(), GraphError::OtherRules { .. }));
+    assert!(error.to_string().starts_with(&format!(
+        "{}: a graph built for other rules",
+        path.display()
+    )));
+    // A missing file is the system's error, which names the file itself.
+    let missing = path.with_file_name("missing.pcgraph");
+    let error = PcGraph::load(&missing, &Rules::default()).unwrap_err();
+    assert!(matches!(error.reason(), GraphError::Io { .. }));
+    assert!(
+        error
+            .to_string()
+            .starts_with(&format!("{}: ", missing.display()))
+    );
 }
 
-/// A file cut anywhere (every length) is an error: truncated, or not a graph when even
-/// the magic is cut.
+/// A file cut anywhere is an error: truncated, or not a graph when even the magic is
+/// cut. Every length from bytes; as a file, every length of the header and its first
+/// sections, then a few hundred spread over the rest and the last few.
 #[test]
 fn a_truncated_file_is_an_error() {
     let (_, bytes) = small();
     let path = file_for("truncated");
+    let rules = Rules::default();
+    let stride = (bytes.len() / 300).max(1);
     for cut in 0..bytes.len() {
-        let error = load(&path, &bytes[..cut]).unwrap_err();
+        let error = PcGraph::from_bytes(&bytes[..cut], &rules).unwrap_err();
         assert!(
-            matches!(
-                error.reason(),
-                GraphError::Truncated | GraphError::NotAGraph
-            ),
+            matches!(error, GraphError::Truncated | GraphError::NotAGraph),
             "{cut}: {error}"
         );
+        if cut < 512 || cut % stride == 0 || cut + 16 > bytes.len() {
+            let error = load(&path, &bytes[..cut]).unwrap_err();
+            assert!(
+                matches!(
+                    error.reason(),
+                    GraphError::Truncated | GraphError::NotAGraph
+                ),
+                "{cut}: {error}"
+            );
+        }
     }
 }
 
