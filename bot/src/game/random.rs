@@ -78,7 +78,7 @@ impl Rng {
 /// let first: Vec<_> = (0..7).map(|_| bag.next_piece()).collect();
 /// let mut sorted = first.clone();
 /// sorted.sort();
-/// assert_eq!(sorted, pc_solver::Piece::ALL); // one of each
+/// assert_eq!(sorted, pc_bot::Piece::ALL); // one of each
 /// assert!(bag.bag_state().is_fresh()); // the next draw opens a new bag
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use pc_bag::BagState;
 use pc_bitboard::Board32;
-use pc_solver::{Move, PcGraph, Ratio, Rules};
+use pc_solver::{MAX_PREVIEW, Move, PcGraph, Ratio, Rules};
 use pc_srs::{CentrePos, Orientation, Piece, Placement};
 
 use super::location::{location_of, spin_of};
@@ -21,9 +21,6 @@ use crate::game::{GameView, Player};
 use crate::heuristic::Evaluator;
 use crate::player::{DecisionKind, PcPlayer};
 use crate::tspin::{TSpin, best_tspin};
-
-/// The most previews the player uses (the solver's limit); a longer queue is cut.
-pub const MAX_TBP_PREVIEW: usize = 6;
 
 /// The default [`TbpConfig::think_time`]: battletris gives a bot 500 ms per `suggest`.
 pub const DEFAULT_THINK_TIME: Duration = Duration::from_millis(350);
@@ -57,7 +54,7 @@ pub struct TbpConfig {
     pub rules: Rules,
     /// The PC field graph.
     pub graph: GraphSource,
-    /// Previews the player uses (at most [`MAX_TBP_PREVIEW`]); `None`: the length of the
+    /// Previews the player uses (at most [`MAX_PREVIEW`], the solver's limit); `None`: the length of the
     /// first queue the bot is told (a `start`'s, else the queue at the first `suggest`)
     /// minus the current piece. A longer queue is cut; with a shorter one the PC player
     /// leaves the decision to its heuristic.
@@ -552,7 +549,7 @@ impl TbpBot {
             (None, Some(state)) if !state.queue.is_empty() => state.queue.len() - 1,
             _ => return Ok(()),
         }
-        .min(MAX_TBP_PREVIEW);
+        .min(MAX_PREVIEW);
         let mut player = PcPlayer::new(self.config.rules.clone(), preview)
             .map_err(|e| format!("no PC player ({e}): the heuristic plays"))?
             .with_seed(self.config.seed);
@@ -613,7 +610,7 @@ impl TbpBot {
         let shown = self
             .thinker
             .as_ref()
-            .map_or(MAX_TBP_PREVIEW, |t| t.preview)
+            .map_or(MAX_PREVIEW, |t| t.preview)
             .min(state.queue.len() - 1);
         Some(Position {
             board: state.board,
