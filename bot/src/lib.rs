@@ -2,6 +2,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "cli")]
+pub mod cli;
 mod game;
 mod heuristic;
 mod player;

@@ -3,7 +3,6 @@
 //! board the bot was told about; a seeded 10-PC game played through the protocol makes
 //! the same moves and PCs as `PcPlayer` in the simulator; and fuzzed lines never crash
 //! the state machine.
-#![cfg(feature = "cli")]
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
