@@ -208,7 +208,8 @@ enum Moves<'v> {
 
 impl PcPlayer {
     /// A player for games with these rules (they must be the game's) and this preview
-    /// length (0 to [`MAX_PREVIEW`](crate::MAX_PREVIEW), the solver's limit; the game's preview must be as long).
+    /// length (0 to [`MAX_PREVIEW`](crate::MAX_PREVIEW), the solver's limit; the game's
+    /// preview must be as long).
     pub fn new(rules: Rules, preview: usize) -> Result<PcPlayer, SolverError> {
         let options = SolverOptions {
             preview,

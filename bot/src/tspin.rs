@@ -47,7 +47,8 @@ fn filled_corners(board: &Board32, placement: &Placement) -> (u32, u32) {
 ///
 /// ```
 /// use pc_bot::{
-///     Board32, DropMode, KickTable, MoveGenerator, Orientation, Piece, TSpin, guideline_spawn, tspin,
+///     Board32, DropMode, KickTable, MoveGenerator, Orientation, Piece, TSpin, guideline_spawn,
+///     tspin,
 /// };
 ///
 /// // A T-spin double slot: the T turns clockwise from right into it.

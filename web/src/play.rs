@@ -1,6 +1,6 @@
-//! Play mode's game: the pieces of a seed ([`Deck`], pc-bot's 7-bag), the position after each move ([`Game`]),
-//! the tables the page moves the falling piece with ([`tables`]), and the fumen of a
-//! whole game ([`game_fumen`]).
+//! Play mode's game: the pieces of a seed ([`Deck`], pc-bot's 7-bag), the position after
+//! each move ([`Game`]), the tables the page moves the falling piece with ([`tables`]),
+//! and the fumen of a whole game ([`game_fumen`]).
 //!
 //! The page keeps a game as the JSON of a [`Game`] and asks the module for the next one
 //! after each placement ([`Game::place`]) or hold into the empty slot ([`Game::hold`]):

@@ -22,14 +22,16 @@
 //!
 //! - **Randomizer**: [`SevenBag`], the seven pieces in a shuffled bag, a new bag when one
 //!   runs out, from a seeded [`Rng`] (xoshiro256**).
-//! - **Field**: 10 columns, 20 visible rows; [`Board32`](crate::Board32) stores 32 so pieces
-//!   may stick out above row 20.
-//! - **Spawn**: [`guideline_spawn`](crate::guideline_spawn): rotation centre at column 4, row 20, spawn
-//!   orientation (the piece fills rows 20–21).
+//! - **Field**: 10 columns, 20 visible rows; [`Board32`](crate::Board32) stores 32 so
+//!   pieces may stick out above row 20.
+//! - **Spawn**: [`guideline_spawn`](crate::guideline_spawn): rotation centre at column 4,
+//!   row 20, spawn orientation (the piece fills rows 20–21).
 //! - **Moves**: a [`Play`] = a [`Move`](crate::Move) (hold or not + the placement where the
-//!   piece locks) and optionally its input path. It must be reachable from the spawn with the game's kick table and
-//!   drop mode ([`MoveGenerator::placements_from_spawn`](crate::MoveGenerator::placements_from_spawn)) and rest on the stack;
-//!   otherwise [`Game::play`] refuses it with a [`MoveError`] and the game is unchanged.
+//!   piece locks) and optionally its input path. It must be reachable from the spawn with
+//!   the game's kick table and drop mode
+//!   ([`MoveGenerator::placements_from_spawn`](crate::MoveGenerator::placements_from_spawn))
+//!   and rest on the stack; otherwise [`Game::play`] refuses it with a [`MoveError`] and
+//!   the game is unchanged.
 //! - **Hold**: once per piece (each move is one placement). Holding with an empty slot
 //!   plays the next piece of the queue.
 //! - **Line clears**: full rows clear at once; a placement after which the field is empty

@@ -54,9 +54,9 @@ pub struct TbpConfig {
     pub rules: Rules,
     /// The PC field graph.
     pub graph: GraphSource,
-    /// Previews the player uses (at most [`MAX_PREVIEW`], the solver's limit); `None`: the length of the
-    /// first queue the bot is told (a `start`'s, else the queue at the first `suggest`)
-    /// minus the current piece. A longer queue is cut; with a shorter one the PC player
+    /// Previews the player uses (at most [`MAX_PREVIEW`], the solver's limit); `None`: the
+    /// length of the first queue the bot is told (a `start`'s, else the queue at the first
+    /// `suggest`) minus the current piece. A longer queue is cut; with a shorter one the PC player
     /// leaves the decision to its heuristic.
     pub preview: Option<usize>,
     /// How long a `suggest` waits for the PC player before the heuristic answers; `None`:
