@@ -316,6 +316,51 @@ fn info_comes_at_once_and_quit_before_rules_exits() {
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 
+/// With the cached graph of SRS (`cargo run --release --example graph -- build` makes
+/// it; minutes): `quit` after a game has begun ends the process within battletris's 50 ms,
+/// the median of 5 launches (the kernel's taking back the graph's pages varies with the
+/// machine's load). Ignored by default, for the graph; `--nocapture` prints the times.
+#[test]
+#[ignore = "needs the cached PC field graph of SRS"]
+fn quit_with_the_graph_loaded_exits_within_50_ms() {
+    let path = pc_solver::PcGraph::cache_path(&Rules::default()).expect("a cache folder");
+    assert!(path.exists(), "no graph at {}", path.display());
+    let mut times: Vec<Duration> = (0..5)
+        .map(|_| {
+            let mut bot = Bot::launch(&["--graph", path.to_str().unwrap(), "--think-ms", "0"]);
+            bot.handshake();
+            let mut frontend = Frontend::new(1, 6);
+            bot.send(&frontend.start());
+            let moves = bot.suggest(Duration::from_secs(60));
+            let (dealt, _) = frontend.play(&moves[0]);
+            bot.send(&FrontendMessage::Play { mv: moves[0] });
+            for p in dealt {
+                bot.send(&FrontendMessage::NewPiece {
+                    piece: TbpPiece::from(p),
+                });
+            }
+            bot.suggest(Duration::from_secs(60));
+            bot.send(&FrontendMessage::Quit);
+            let started = Instant::now();
+            let status = loop {
+                if let Some(status) = bot.child.try_wait().unwrap() {
+                    break status;
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            };
+            assert!(status.success());
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    eprintln!("quit to exit: {times:?}");
+    assert!(
+        times[2] < Duration::from_millis(50),
+        "median {:?}",
+        times[2]
+    );
+}
+
 #[test]
 fn a_session_with_garbage_restarts_and_unknown_messages() {
     let mut bot = Bot::launch(&["--no-graph", "--think-ms", "60", "--verbose"]);

@@ -97,6 +97,17 @@ fn main() {
         verbose: cli.verbose,
     };
     let mut bot = TbpBot::new(config);
+    serve(&mut bot);
+    // Exit without dropping the bot: battletris kills a bot that has not exited 50 ms
+    // after `quit`, and freeing the PC field graph (hundreds of MB) piece by piece is work
+    // the operating system does anyway when the process ends. What is left is the kernel
+    // taking the pages back (tens of ms for the SRS graph). stdout is flushed after each
+    // message, and `exit` flushes it once more.
+    std::process::exit(0);
+}
+
+/// Answers the frontend's lines until `quit`, the end of stdin, or a closed stdout.
+fn serve(bot: &mut TbpBot) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // `info` at once: frontends read it first, battletris even launches a bot just for it.
@@ -112,11 +123,11 @@ fn main() {
     loop {
         line.clear();
         match input.read_until(b'\n', &mut line) {
-            Ok(0) => break,
+            Ok(0) => return,
             Ok(_) => {}
             Err(e) => {
                 eprintln!("pc-tbp: stdin: {e}");
-                break;
+                return;
             }
         }
         // A line that is not UTF-8 is read with replacement characters, and reported as
@@ -135,7 +146,7 @@ fn main() {
             eprintln!("pc-tbp: {note}");
         }
         if response.quit {
-            break;
+            return;
         }
     }
 }
