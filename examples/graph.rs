@@ -13,7 +13,8 @@ use pc_bitboard::Board32;
 use pc_bot::Rng;
 use pc_examples::{FormatArg, RulesArgs, bar_style, fail, show_progress};
 use pc_solver::{
-    BuildProgress, BuildStage, GraphError, PcGraph, Piece, Position, Solver, SolverOptions,
+    BuildProgress, BuildStage, GraphError, MAX_PREVIEW, PcGraph, Piece, Position, Solver,
+    SolverOptions,
 };
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -83,9 +84,10 @@ enum Command {
     Carry {
         #[command(flatten)]
         rules: RulesArgs,
-        /// Preview pieces at the first decision
         #[arg(long, value_name = "P", default_value_t = 5,
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=6))]
+              help = format!("Preview pieces at the first decision (1 to {MAX_PREVIEW})"),
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+                  .range(1..=MAX_PREVIEW as u64))]
         preview: usize,
         /// Random queues per phase and piece in hold
         #[arg(long, value_name = "N", default_value_t = 100,

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use pc_solver::{Board32, DropMode, KickTable, PcGraph, Piece, Rules};
+pub use pc_bot::cli::DropChoice;
+use pc_solver::{Board32, KickTable, PcGraph, Piece, Rules};
 
 /// Prints the message and exits with status 2 (bad input), for what only shows once the
 /// options are read (e.g. a position the solver rejects).
@@ -53,12 +54,10 @@ pub struct Kicks {
     pub table: KickTable,
 }
 
-/// A built-in kick table by name (`srs`, `srs+`, `none`, `jstris180`, `nullpomino180`;
-/// sfinder's `srsplus` and `nokicks` too) or from an sfinder `.properties` file.
+/// A built-in kick table by name or from an sfinder `.properties` file
+/// ([`pc_bot::cli::parse_kicks`]), with the name.
 pub fn parse_kicks(name: &str) -> Result<Kicks, String> {
-    let table = KickTable::by_name(name).or_else(|unknown| {
-        KickTable::from_properties_file(name).map_err(|e| format!("{unknown}; {e}"))
-    })?;
+    let table = pc_bot::cli::parse_kicks(name)?;
     Ok(Kicks {
         name: name.to_string(),
         table,
@@ -81,21 +80,6 @@ impl KicksArg {
             .clone()
             .unwrap_or_else(|| parse_kicks(default).expect("a built-in kick table"))
     }
-}
-
-/// Drop mode (`-d/--drop`), with sfinder's names.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum DropChoice {
-    /// Soft drop: pieces may slide and spin under overhangs.
-    #[default]
-    #[value(alias = "soft")]
-    Softdrop,
-    /// Hard drop only: straight down from above.
-    #[value(alias = "hard")]
-    Harddrop,
-    /// Soft drop with 180° rotation (SRS+ kicks unless --kicks says otherwise).
-    #[value(name = "180")]
-    Rotate180,
 }
 
 /// The move rules: `-K/--kicks` and `-d/--drop` (hold comes from each example's own
@@ -121,13 +105,9 @@ impl RulesArgs {
 
     /// The rules, with or without hold.
     pub fn rules(&self, hold: bool) -> Rules {
-        let drop = match self.drop {
-            DropChoice::Softdrop | DropChoice::Rotate180 => DropMode::Soft,
-            DropChoice::Harddrop => DropMode::Hard,
-        };
         Rules {
             kicks: self.kicks().table,
-            drop,
+            drop: self.drop.drop_mode(),
             hold,
         }
     }

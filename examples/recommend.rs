@@ -17,7 +17,9 @@ use pc_bitboard::Board32;
 use pc_examples::{
     FieldArgs, FormatArg, GraphArgs, HoldRule, RulesArgs, fail, parse_piece, parse_pieces,
 };
-use pc_solver::{Engine, Piece, Position, RankedMove, Solver, SolverError, SolverOptions};
+use pc_solver::{
+    Engine, MAX_PREVIEW, Piece, Position, RankedMove, Solver, SolverError, SolverOptions,
+};
 
 /// The default position (see the module docs).
 const DEFAULT_FIELD: &str = "##......../##......../##......../##........";
@@ -68,8 +70,8 @@ struct Cli {
     /// The piece in the hold slot, or none [default: none]
     #[arg(long, value_name = "PIECE|none", value_parser = parse_hold)]
     hold: Option<HoldSlot>,
-    /// The current piece, then the preview (0 to 6 pieces), e.g. TSZLJO
-    #[arg(long, value_name = "PIECES", value_parser = parse_queue)]
+    #[arg(long, value_name = "PIECES", value_parser = parse_queue,
+          help = format!("The current piece, then the preview (0 to {MAX_PREVIEW} pieces), e.g. TSZLJO"))]
     queue: Option<Queue>,
     /// The pieces still to come from the current bag after the queue (empty or all seven:
     /// a fresh bag follows the queue) [default: empty]
@@ -125,9 +127,9 @@ fn parse_queue(text: &str) -> Result<Queue, String> {
     let pieces = parse_pieces(text)?;
     match pieces.len() {
         0 => Err("give the current piece, then the preview, e.g. TSZLJO".to_string()),
-        1..=7 => Ok(Queue(pieces)),
+        n if n <= 1 + MAX_PREVIEW => Ok(Queue(pieces)),
         n => Err(format!(
-            "{n} pieces: the current piece and at most 6 preview pieces"
+            "{n} pieces: the current piece and at most {MAX_PREVIEW} preview pieces"
         )),
     }
 }

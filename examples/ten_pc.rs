@@ -27,7 +27,7 @@ use pc_bot::{
     DEFAULT_LAYERED_FROM, DecisionKind, Game, GameConfig, PcPlayer, Player,
 };
 use pc_examples::{FormatArg, GraphArgs, RulesArgs, fail, progress_bar, show_progress};
-use pc_solver::{PcGraph, Piece, Rules};
+use pc_solver::{MAX_PREVIEW, PcGraph, Piece, Rules};
 use std::sync::Arc;
 
 /// Plays seeded games of the 10-PC challenge (ten perfect clears in a row) with the
@@ -54,9 +54,9 @@ struct Cli {
     /// Seed of the first game; game i plays seed S + i
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-    /// Preview pieces (0 to 6)
     #[arg(long, value_name = "P", default_value_t = 5,
-          value_parser = RangedU64ValueParser::<usize>::new().range(0..=6))]
+          help = format!("Preview pieces (0 to {MAX_PREVIEW})"),
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_PREVIEW as u64))]
     preview: usize,
     #[command(flatten)]
     rules: RulesArgs,

@@ -119,8 +119,7 @@ pub enum DecisionKind {
 /// The crate README has the rates these settings reach and the time a decision takes.
 ///
 /// ```
-/// use pc_bot::{Game, GameConfig, Limits, PcPlayer};
-/// use pc_solver::Rules;
+/// use pc_bot::{Game, GameConfig, Limits, PcPlayer, Rules};
 ///
 /// // The first PC of a seeded game with five previews.
 /// let config = GameConfig::new(2).with_preview(5);
@@ -209,7 +208,8 @@ enum Moves<'v> {
 
 impl PcPlayer {
     /// A player for games with these rules (they must be the game's) and this preview
-    /// length (0 to 6, the solver's limit; the game's preview must be as long).
+    /// length (0 to [`MAX_PREVIEW`](crate::MAX_PREVIEW), the solver's limit; the game's
+    /// preview must be as long).
     pub fn new(rules: Rules, preview: usize) -> Result<PcPlayer, SolverError> {
         let options = SolverOptions {
             preview,
@@ -245,8 +245,7 @@ impl PcPlayer {
     ///
     /// ```no_run
     /// use std::sync::Arc;
-    /// use pc_bot::PcPlayer;
-    /// use pc_solver::{PcGraph, Rules};
+    /// use pc_bot::{PcGraph, PcPlayer, Rules};
     ///
     /// let rules = Rules::default();
     /// let path = PcGraph::cache_path(&rules).expect("a cache folder");

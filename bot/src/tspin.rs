@@ -46,9 +46,10 @@ fn filled_corners(board: &Board32, placement: &Placement) -> (u32, u32) {
 /// field with the T in place, before they clear.
 ///
 /// ```
-/// use pc_bitboard::Board32;
-/// use pc_bot::{TSpin, tspin};
-/// use pc_srs::{DropMode, KickTable, MoveGenerator, Orientation, Piece, guideline_spawn};
+/// use pc_bot::{
+///     Board32, DropMode, KickTable, MoveGenerator, Orientation, Piece, TSpin, guideline_spawn,
+///     tspin,
+/// };
 ///
 /// // A T-spin double slot: the T turns clockwise from right into it.
 /// let board: Board32 = "..#......./##...#####/###.######".parse()?;
@@ -83,9 +84,10 @@ pub fn tspin(board: &Board32, placement: &Placement, last_turn: Option<Turn>) ->
 /// does not know the keys the player will press.
 ///
 /// ```
-/// use pc_bitboard::Board32;
-/// use pc_bot::{TSpin, best_tspin};
-/// use pc_srs::{DropMode, KickTable, MoveGenerator, Orientation, Piece, guideline_spawn};
+/// use pc_bot::{
+///     Board32, DropMode, KickTable, MoveGenerator, Orientation, Piece, TSpin, best_tspin,
+///     guideline_spawn,
+/// };
 ///
 /// let board: Board32 = "..#......./##...#####/###.######".parse()?;
 /// let srs = KickTable::srs();

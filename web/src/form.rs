@@ -5,15 +5,12 @@ use crate::kicks::{KICK_NAMES, kick_table};
 use pc_bag::{ParsePiecesError, PieceSet, Sequence};
 use pc_bitboard::{Board32, ParseBoardError};
 use pc_fumen::FumenError;
-use pc_solver::{PcField, Piece, Position, Rules, SolverError};
+use pc_solver::{MAX_PREVIEW, PcField, Piece, Position, Rules, SolverError};
 use pc_srs::DropMode;
 use serde::{Deserialize, Serialize};
 
 /// Rows the page's field editor shows, so the most a field (and a clear line) can have.
 pub const EDITOR_ROWS: u32 = 8;
-
-/// The most preview pieces the solver takes (and Play mode shows).
-pub const MAX_PREVIEW: usize = 6;
 
 /// The drop modes by the names the page and the link use: soft drop (any move at any
 /// height) and hard drop only.
@@ -113,10 +110,12 @@ pub enum FormError {
     #[error("hold: one piece or none, not {0} pieces")]
     Hold(usize),
     /// No current piece.
-    #[error("queue: give at least the current piece (then up to 6 preview pieces)")]
+    #[error("queue: give at least the current piece (then up to {MAX_PREVIEW} preview pieces)")]
     EmptyQueue,
-    /// More than the current piece and six previews.
-    #[error("queue: {0} pieces, but the queue is the current piece and at most 6 preview pieces")]
+    /// More than the current piece and [`MAX_PREVIEW`] previews.
+    #[error(
+        "queue: {0} pieces, but the queue is the current piece and at most {MAX_PREVIEW} preview pieces"
+    )]
     LongQueue(usize),
     /// An unknown kick table.
     #[error("kicks: {0:?} is not one of {names}", names = KICK_NAMES.join(", "))]
@@ -186,7 +185,7 @@ pub struct PlayLink {
     pub play: bool,
     /// `seed=S`: the game's seed (the page draws one when the link has none).
     pub seed: Option<u64>,
-    /// `preview=N`: preview pieces, 1 to 6.
+    /// `preview=N`: preview pieces, 1 to [`MAX_PREVIEW`].
     pub preview: Option<usize>,
 }
 

@@ -1,6 +1,6 @@
-//! Play mode's game: a seeded 7-bag ([`Deck`]), the position after each move ([`Game`]),
-//! the tables the page moves the falling piece with ([`tables`]), and the fumen of a
-//! whole game ([`game_fumen`]).
+//! Play mode's game: the pieces of a seed ([`Deck`], pc-bot's 7-bag), the position after
+//! each move ([`Game`]), the tables the page moves the falling piece with ([`tables`]),
+//! and the fumen of a whole game ([`game_fumen`]).
 //!
 //! The page keeps a game as the JSON of a [`Game`] and asks the module for the next one
 //! after each placement ([`Game::place`]) or hold into the empty slot ([`Game::hold`]):
@@ -9,12 +9,12 @@
 //! falling piece moves on the page, with the cells, kicks and spawn of [`tables`], in the
 //! engine's order of trying kicks (the browser tests replay every hinted key sequence).
 
-use crate::form::{Form, FormError, MAX_PREVIEW, field_rows, form_of, letters};
-use pc_bag::PieceSet;
+use crate::form::{Form, FormError, field_rows, form_of, letters};
+use pc_bag::{BagState, PieceSet};
 use pc_bitboard::Board32;
-use pc_bot::Rng;
+use pc_bot::SevenBag;
 use pc_fumen::Fumen;
-use pc_solver::{Move, Orientation, Piece, Placement, Position, Rules, SolverError};
+use pc_solver::{MAX_PREVIEW, Move, Orientation, Piece, Placement, Position, Rules, SolverError};
 use pc_srs::{CentrePos, KickTable, Rotation, guideline_spawn, shape};
 use serde::{Deserialize, Serialize};
 
@@ -32,7 +32,7 @@ pub const GOAL: u32 = 10;
 pub struct Settings {
     /// The seed of the 7-bag.
     pub seed: u64,
-    /// Preview pieces, 1 to 6.
+    /// Preview pieces, 1 to [`MAX_PREVIEW`].
     pub preview: usize,
     /// The kick table's name.
     pub kicks: String,
@@ -58,8 +58,9 @@ impl Default for Settings {
 }
 
 /// The pieces of a game, in the order they come: the pieces a start position shows
-/// (Play from here), then the rest of their bag shuffled, then shuffled 7-bags, all drawn
-/// from the seed. Without a start, the same pieces as [`pc_bot::SevenBag`] with the seed.
+/// (Play from here), then the rest of their bag shuffled, then shuffled 7-bags, dealt by
+/// [`SevenBag::from_bag_state`] with the seed (without a start, [`SevenBag::new`]'s
+/// pieces).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deck {
     /// The seed.
@@ -73,64 +74,34 @@ pub struct Deck {
 impl Deck {
     /// The first `n` pieces.
     pub fn pieces(&self, n: usize) -> Vec<Piece> {
-        let mut pieces: Vec<Piece> = self.start.chars().filter_map(Piece::from_char).collect();
-        let mut rng = Rng::new(self.seed);
-        let mut bag = self.rest_set();
-        while pieces.len() < n {
-            if bag.is_empty() || bag.len() == Piece::COUNT {
-                bag = PieceSet::ALL;
-            }
-            pieces.extend(shuffle(&mut rng, bag));
-            bag = PieceSet::EMPTY;
-        }
-        pieces.truncate(n);
-        pieces
+        let start = self.start_pieces();
+        let dealt = n.saturating_sub(start.len());
+        start
+            .into_iter()
+            .take(n)
+            .chain(self.bag().take(dealt))
+            .collect()
     }
 
     /// The pieces still to come from the current bag once `n` pieces are dealt (`n` at
     /// least the start's length); empty when a fresh bag follows.
     pub fn bag_after(&self, n: usize) -> PieceSet {
-        let start = self
-            .start
-            .chars()
-            .filter(|c| Piece::from_char(*c).is_some())
-            .count();
-        let rest = self.rest_set();
-        let partial = if rest.len() == Piece::COUNT {
-            0
-        } else {
-            rest.len()
-        };
-        let dealt = n.saturating_sub(start);
-        let (bag_start, size) = if dealt < partial {
-            (start, partial)
-        } else {
-            let k = (dealt - partial) / Piece::COUNT;
-            (start + partial + k * Piece::COUNT, Piece::COUNT)
-        };
-        let pieces = self.pieces(bag_start + size);
-        let left: PieceSet = pieces[n.min(bag_start + size)..].iter().copied().collect();
-        if left.len() == Piece::COUNT {
-            PieceSet::EMPTY
-        } else {
-            left
+        let mut bag = self.bag();
+        for _ in self.start_pieces().len()..n {
+            bag.next_piece();
         }
+        bag.bag_state().remaining()
     }
 
-    fn rest_set(&self) -> PieceSet {
-        self.rest.parse().unwrap_or(PieceSet::EMPTY)
+    fn start_pieces(&self) -> Vec<Piece> {
+        self.start.chars().filter_map(Piece::from_char).collect()
     }
-}
 
-/// The pieces of a set in a random order: Fisher–Yates from the last, as
-/// [`pc_bot::SevenBag`] shuffles a bag.
-fn shuffle(rng: &mut Rng, set: PieceSet) -> Vec<Piece> {
-    let mut pieces: Vec<Piece> = set.iter().collect();
-    for i in (1..pieces.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        pieces.swap(i, j);
+    /// The pieces after the start: the rest of its bag, then whole bags.
+    fn bag(&self) -> SevenBag {
+        let rest = self.rest.parse().unwrap_or(PieceSet::EMPTY);
+        SevenBag::from_bag_state(self.seed, BagState::from_remaining(rest))
     }
-    pieces
 }
 
 /// One placement of a game, where it locked (rotation-centre form) and what it did.
@@ -566,7 +537,6 @@ pub fn game_fumen(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pc_bot::SevenBag;
 
     #[test]
     fn a_fresh_deck_deals_as_the_bot_s_seven_bag() {

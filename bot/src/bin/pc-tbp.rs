@@ -2,38 +2,18 @@
 //! JSON lines over its stdin and stdout; stderr gets notes for people.
 //!
 //! ```text
-//! cargo run --release -p pc-bot --bin pc-tbp -- --help
+//! cargo run --release -p pc-bot --features cli --bin pc-tbp -- --help
 //! ```
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::Parser;
 use clap::builder::RangedU64ValueParser;
-use clap::{Parser, ValueEnum};
+use pc_bot::cli::{DropChoice, parse_kicks};
 use pc_bot::tbp::{DEFAULT_SPAWN_ROW, GraphSource, TbpBot, TbpConfig};
-use pc_solver::{DropMode, KickTable, Rules};
-
-/// Drop mode (`-d/--drop`), with sfinder's names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum DropChoice {
-    /// Soft drop: pieces may slide and spin under overhangs.
-    #[value(alias = "soft")]
-    Softdrop,
-    /// Hard drop only: straight down from above.
-    #[value(alias = "hard")]
-    Harddrop,
-    /// Soft drop with 180° turns (SRS+ kicks unless --kicks says otherwise).
-    #[value(name = "180")]
-    Rotate180,
-}
-
-/// A built-in kick table by name or an sfinder `.properties` file.
-fn parse_kicks(name: &str) -> Result<KickTable, String> {
-    KickTable::by_name(name).or_else(|unknown| {
-        KickTable::from_properties_file(name).map_err(|e| format!("{unknown}; {e}"))
-    })
-}
+use pc_bot::{KickTable, MAX_PREVIEW, Rules};
 
 /// pc's perfect-clear player as a Tetris Bot Protocol (TBP) bot.
 ///
@@ -48,7 +28,7 @@ fn parse_kicks(name: &str) -> Result<KickTable, String> {
     bin_name = "pc-tbp",
     version,
     after_help = "Examples:
-  cargo run --release -p pc-bot --bin pc-tbp
+  cargo run --release -p pc-bot --features cli --bin pc-tbp
   pc-tbp --no-graph --think-ms 200
   PC_GRAPH_DIR=/path/to/graphs pc-tbp -K srs+ --verbose"
 )]
@@ -68,10 +48,10 @@ struct Cli {
     /// Decide without a graph (the first decisions of a PC are approximated)
     #[arg(long = "no-graph")]
     no_graph: bool,
-    /// Previews the player uses, 0 to 6 [default: the queue's length at the first start
-    /// minus the current piece, at most 6]
     #[arg(long, value_name = "P",
-          value_parser = RangedU64ValueParser::<usize>::new().range(0..=6))]
+          help = format!("Previews the player uses, 0 to {MAX_PREVIEW} [default: the queue's \
+                          length at the first start minus the current piece, at most {MAX_PREVIEW}]"),
+          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MAX_PREVIEW as u64))]
     preview: Option<usize>,
     /// Milliseconds a suggest waits for the PC player before the heuristic answers
     /// (0: as long as it takes)
@@ -96,17 +76,7 @@ struct Cli {
 
 fn main() {
     let cli = Cli::parse();
-    let drop = match cli.drop {
-        DropChoice::Softdrop | DropChoice::Rotate180 => DropMode::Soft,
-        DropChoice::Harddrop => DropMode::Hard,
-    };
-    let kicks = cli.kicks.unwrap_or_else(|| {
-        if cli.drop == DropChoice::Rotate180 {
-            KickTable::srs_plus()
-        } else {
-            KickTable::srs()
-        }
-    });
+    let kicks = cli.kicks.unwrap_or_else(|| cli.drop.default_kicks());
     let graph = match (cli.no_graph, cli.graph) {
         (true, _) => GraphSource::None,
         (false, Some(path)) => GraphSource::File(path),
@@ -115,7 +85,7 @@ fn main() {
     let config = TbpConfig {
         rules: Rules {
             kicks,
-            drop,
+            drop: cli.drop.drop_mode(),
             hold: true,
         },
         graph,
@@ -127,6 +97,17 @@ fn main() {
         verbose: cli.verbose,
     };
     let mut bot = TbpBot::new(config);
+    serve(&mut bot);
+    // Exit without dropping the bot: battletris kills a bot that has not exited 50 ms
+    // after `quit`, and freeing the PC field graph (hundreds of MB) piece by piece is work
+    // the operating system does anyway when the process ends. What is left is the kernel
+    // taking the pages back (tens of ms for the SRS graph). stdout is flushed after each
+    // message, and `exit` flushes it once more.
+    std::process::exit(0);
+}
+
+/// Answers the frontend's lines until `quit`, the end of stdin, or a closed stdout.
+fn serve(bot: &mut TbpBot) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // `info` at once: frontends read it first, battletris even launches a bot just for it.
@@ -142,11 +123,11 @@ fn main() {
     loop {
         line.clear();
         match input.read_until(b'\n', &mut line) {
-            Ok(0) => break,
+            Ok(0) => return,
             Ok(_) => {}
             Err(e) => {
                 eprintln!("pc-tbp: stdin: {e}");
-                break;
+                return;
             }
         }
         // A line that is not UTF-8 is read with replacement characters, and reported as
@@ -165,7 +146,7 @@ fn main() {
             eprintln!("pc-tbp: {note}");
         }
         if response.quit {
-            break;
+            return;
         }
     }
 }

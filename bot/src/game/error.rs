@@ -3,7 +3,7 @@
 use pc_solver::ParseMoveError;
 use pc_srs::{Piece, Placement};
 
-use super::GameOver;
+use super::over::GameOver;
 
 /// What is wrong with a game's settings.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

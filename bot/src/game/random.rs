@@ -78,7 +78,7 @@ impl Rng {
 /// let first: Vec<_> = (0..7).map(|_| bag.next_piece()).collect();
 /// let mut sorted = first.clone();
 /// sorted.sort();
-/// assert_eq!(sorted, pc_solver::Piece::ALL); // one of each
+/// assert_eq!(sorted, pc_bot::Piece::ALL); // one of each
 /// assert!(bag.bag_state().is_fresh()); // the next draw opens a new bag
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,19 +99,54 @@ impl SevenBag {
         }
     }
 
-    /// Deals the next piece, shuffling a new bag (Fisher–Yates) when the last one is used up.
+    /// A randomizer for a seed whose first bag is already partly dealt: the pieces of
+    /// `state` come first, shuffled, then whole bags. A fresh `state` gives
+    /// [`SevenBag::new`]'s pieces. For games that start from a position whose queue has
+    /// used part of a bag.
+    ///
+    /// ```
+    /// use pc_bot::{BagState, PieceSet, SevenBag};
+    ///
+    /// let left: PieceSet = "IJ".parse()?;
+    /// let mut bag = SevenBag::from_bag_state(7, BagState::from_remaining(left));
+    /// assert_eq!(bag.bag_state().remaining(), left);
+    /// let first: PieceSet = (0..2).map(|_| bag.next_piece()).collect();
+    /// assert_eq!(first, left);
+    /// assert!(bag.bag_state().is_fresh()); // then whole bags
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_bag_state(seed: u64, state: BagState) -> SevenBag {
+        let mut bag = SevenBag::new(seed);
+        let left = state.remaining();
+        if !left.is_empty() {
+            bag.next = 7 - left.len();
+            for (slot, piece) in bag.bag[bag.next..].iter_mut().zip(left.iter()) {
+                *slot = piece;
+            }
+            bag.shuffle_rest();
+        }
+        bag
+    }
+
+    /// Deals the next piece, shuffling a new bag when the last one is used up.
     pub fn next_piece(&mut self) -> Piece {
         if self.next == 7 {
             self.bag = Piece::ALL;
-            for i in (1..7).rev() {
-                let j = self.rng.below(i as u64 + 1) as usize;
-                self.bag.swap(i, j);
-            }
             self.next = 0;
+            self.shuffle_rest();
         }
         let piece = self.bag[self.next];
         self.next += 1;
         piece
+    }
+
+    /// Shuffles the pieces still to come (Fisher–Yates, from the last).
+    fn shuffle_rest(&mut self) {
+        let rest = &mut self.bag[self.next..];
+        for i in (1..rest.len()).rev() {
+            let j = self.rng.below(i as u64 + 1) as usize;
+            rest.swap(i, j);
+        }
     }
 
     /// The piece the next draw will deal, without dealing it.
@@ -170,6 +205,38 @@ mod tests {
         assert!(seen.iter().all(|&n| (850..1150).contains(&n)), "{seen:?}");
         assert_eq!(rng.below(0), 0);
         assert_eq!(rng.below(1), 0);
+    }
+
+    #[test]
+    fn a_partly_dealt_bag_deals_its_rest_then_whole_bags() {
+        for seed in [0, 1, 42, u64::MAX] {
+            let fresh = SevenBag::from_bag_state(seed, BagState::FRESH);
+            assert_eq!(fresh, SevenBag::new(seed));
+            let all = SevenBag::from_bag_state(seed, BagState::from_remaining(PieceSet::ALL));
+            assert_eq!(all, SevenBag::new(seed));
+            for left in ["T", "IJ", "SZL", "IOTLJS"] {
+                let left: PieceSet = left.parse().unwrap();
+                let state = BagState::from_remaining(left);
+                let mut bag = SevenBag::from_bag_state(seed, state);
+                assert_eq!(bag.bag_state(), state);
+                let pieces: Vec<Piece> = bag.by_ref().take(left.len() + 14).collect();
+                let rest: PieceSet = pieces[..left.len()].iter().copied().collect();
+                assert_eq!(rest, left, "seed {seed}");
+                for whole in pieces[left.len()..].chunks(7) {
+                    assert_eq!(whole.iter().copied().collect::<PieceSet>(), PieceSet::ALL);
+                }
+                // Deterministic for the seed.
+                let again = SevenBag::from_bag_state(seed, state).take(pieces.len());
+                assert!(again.eq(pieces.iter().copied()));
+            }
+        }
+        // The sequence of a seed, as web/'s Play mode deals it from a start position.
+        let state = BagState::from_remaining("IJS".parse().unwrap());
+        let dealt: String = SevenBag::from_bag_state(7, state)
+            .take(10)
+            .map(Piece::to_char)
+            .collect();
+        assert_eq!(dealt, "JISJLIOSZT");
     }
 
     #[test]

@@ -6,7 +6,8 @@ use core::str::FromStr;
 use pc_srs::{DropMode, KickTable};
 
 use super::error::RecordError;
-use super::sim::{Game, GameConfig, GameOver, Play};
+use super::over::GameOver;
+use super::sim::{Game, GameConfig, Play};
 use pc_solver::{Move, Rules};
 
 /// How a game stands: the figures a record's `result` line states.
@@ -68,8 +69,7 @@ impl Game {
 /// built-in names read back.
 ///
 /// ```
-/// use pc_bot::{Game, GameConfig, GameRecord, Play};
-/// use pc_srs::Orientation;
+/// use pc_bot::{Game, GameConfig, GameRecord, Orientation, Play};
 ///
 /// let mut game = Game::new(GameConfig::new(42))?;
 /// let piece = game.view().current;

@@ -9,6 +9,7 @@ use pc_solver::{Move, Rules};
 use pc_srs::{CentrePos, MoveSet, Orientation, Path, Piece, Placement, SrsError, guideline_spawn};
 
 use super::error::{GameError, MoveError, PlayError};
+use super::over::GameOver;
 use super::random::SevenBag;
 use crate::tspin::{TSpin, best_tspin, tspin};
 
@@ -16,15 +17,15 @@ use crate::tspin::{TSpin, best_tspin, tspin};
 /// and a stack may grow above row 20 as in guideline games.
 pub const VISIBLE_ROWS: u32 = 20;
 
-/// Longest preview the simulator supports.
-pub const MAX_PREVIEW: usize = 32;
+/// Longest preview the simulator shows. (The players decide with at most
+/// [`MAX_PREVIEW`](crate::MAX_PREVIEW) of it.)
+pub const MAX_GAME_PREVIEW: usize = 32;
 
 /// The settings of a game: the randomizer's seed, the preview length and the rules
 /// (kick table, drop mode, hold).
 ///
 /// ```
-/// use pc_bot::GameConfig;
-/// use pc_solver::{KickTable, Rules};
+/// use pc_bot::{GameConfig, KickTable, Rules};
 ///
 /// let config = GameConfig::new(7).with_preview(3).with_rules(Rules {
 ///     kicks: KickTable::srs_plus(),
@@ -37,7 +38,7 @@ pub const MAX_PREVIEW: usize = 32;
 pub struct GameConfig {
     /// Seed of the 7-bag randomizer.
     pub seed: u64,
-    /// Pieces shown after the current one (0 to [`MAX_PREVIEW`]).
+    /// Pieces shown after the current one (0 to [`MAX_GAME_PREVIEW`]).
     pub preview: usize,
     /// Kick table, drop mode and hold.
     pub rules: Rules,
@@ -76,43 +77,14 @@ impl GameConfig {
     }
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum GameOver {
-    /// A new piece overlapped the stack where it spawns.
-    BlockOut,
-    /// A piece locked entirely above the visible field (row 20 and up).
-    LockOut,
-    /// The player gave no move.
-    Resigned,
-}
-
-impl GameOver {
-    /// The name used in game records: `block-out`, `lock-out`, `resigned`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameOver::BlockOut => "block-out",
-            GameOver::LockOut => "lock-out",
-            GameOver::Resigned => "resigned",
-        }
-    }
-}
-
-impl fmt::Display for GameOver {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// What a player plays: a [`Move`](pc_solver::Move) (hold or not, where the piece locks) and optionally the
+/// What a player plays: a [`Move`](crate::Move) (hold or not, where the piece locks) and optionally the
 /// keys that bring the piece there.
 ///
 /// With `hold`, the piece played is the one in the hold slot (the current piece goes
 /// there), or the next piece of the queue when the slot is empty. The placement is in the
 /// rotation-centre form; any orientation covering the same cells is accepted. A path,
 /// when given, must bring the piece from the spawn position to the placement. A game
-/// record writes a play as its move's text (`HTS4,1`, see [`Move`](pc_solver::Move)).
+/// record writes a play as its move's text (`HTS4,1`, see [`Move`](crate::Move)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Play {
@@ -198,8 +170,8 @@ impl GameView<'_> {
     /// assert_eq!(turns[1].queue_used, 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn turns(&self) -> impl Iterator<Item = Turn> + use<> {
-        let play = Turn {
+    pub fn turns(&self) -> impl Iterator<Item = HoldChoice> + use<> {
+        let play = HoldChoice {
             hold: false,
             piece: self.current,
             hold_after: self.hold,
@@ -212,7 +184,7 @@ impl GameView<'_> {
             (true, None, Some(&next)) => Some((next, 1)),
             _ => None,
         }
-        .map(|(piece, queue_used)| Turn {
+        .map(|(piece, queue_used)| HoldChoice {
             hold: true,
             piece,
             hold_after: Some(self.current),
@@ -231,10 +203,11 @@ impl GameView<'_> {
     }
 }
 
-/// One way to play a turn ([`GameView::turns`]): which piece is placed, and what hold and
-/// preview are left after it.
+/// One way to play a turn ([`GameView::turns`]): hold or not, which piece is placed, and
+/// what hold and preview are left after it. (A [`Turn`](crate::Turn) is a rotation in an
+/// input path.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Turn {
+pub struct HoldChoice {
     /// Whether the hold key is pressed first.
     pub hold: bool,
     /// The piece placed.
@@ -342,8 +315,7 @@ pub enum Stop {
 /// (block out) or a piece locks entirely above row 20 (lock out).
 ///
 /// ```
-/// use pc_bot::{Game, GameConfig, MoveError, Play};
-/// use pc_srs::Orientation;
+/// use pc_bot::{Game, GameConfig, MoveError, Orientation, Play};
 ///
 /// let mut game = Game::new(GameConfig::new(1))?;
 /// let piece = game.view().current;
@@ -374,12 +346,12 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game; errors when the preview is longer than [`MAX_PREVIEW`].
+    /// A new game; errors when the preview is longer than [`MAX_GAME_PREVIEW`].
     pub fn new(config: GameConfig) -> Result<Game, GameError> {
-        if config.preview > MAX_PREVIEW {
+        if config.preview > MAX_GAME_PREVIEW {
             return Err(GameError::PreviewTooLong {
                 preview: config.preview,
-                max: MAX_PREVIEW,
+                max: MAX_GAME_PREVIEW,
             });
         }
         let mut randomizer = SevenBag::new(config.seed);
@@ -510,7 +482,7 @@ impl Game {
     ///
     /// let mut game = Game::new(GameConfig::new(1))?;
     /// let piece = game.view().current;
-    /// let placement = piece.with(pc_solver::Orientation::Spawn).at(1, 0)?;
+    /// let placement = piece.with(pc_bot::Orientation::Spawn).at(1, 0)?;
     /// let result = game.play(&Play::place(placement))?;
     /// assert_eq!((result.lines, result.tspin), (0, TSpin::None));
     /// assert_eq!(game.stats().tspins, [0; 4]);

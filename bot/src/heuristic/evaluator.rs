@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use super::features::{Features, Lock, Profile};
 use super::weights::{Preset, Weights};
-use crate::game::{GameView, Play, Player, Turn, VISIBLE_ROWS};
+use crate::game::{GameView, HoldChoice, Play, Player, VISIBLE_ROWS};
 use crate::tspin::{TSpin, best_tspin};
 use pc_solver::Move;
 
@@ -87,7 +87,7 @@ pub struct Decision {
 
 #[derive(Clone, Copy)]
 struct Candidate {
-    turn: Turn,
+    turn: HoldChoice,
     placement: Placement,
     score: f64,
     board: Board32,
@@ -140,9 +140,7 @@ impl Evaluator {
     /// [`TOP_OUT_PENALTY`].
     ///
     /// ```
-    /// use pc_bitboard::Board32;
-    /// use pc_bot::{Evaluator, TSpin, Weights};
-    /// use pc_solver::{Orientation, Piece};
+    /// use pc_bot::{Board32, Evaluator, Orientation, Piece, TSpin, Weights};
     ///
     /// let board: Board32 = "####.#####".parse()?;
     /// let evaluator = Evaluator::new(Weights::DELLACHERIE);

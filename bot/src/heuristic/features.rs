@@ -25,8 +25,7 @@ use crate::game::VISIBLE_ROWS;
 /// | `covered_cells` | filled cells with at least one hole below them in their column |
 ///
 /// ```
-/// use pc_bitboard::Board32;
-/// use pc_bot::Features;
+/// use pc_bot::{Board32, Features};
 ///
 /// let board: Board32 = "#.........\n.#.......#\n##.#######".parse()?;
 /// let f = Features::of_board(&board);
@@ -34,7 +33,7 @@ use crate::game::VISIBLE_ROWS;
 /// assert_eq!(f.covered_cells, 1);
 /// assert_eq!(f.aggregate_height, 3 + 2 + 0 + 1 * 6 + 2);
 /// assert_eq!(f.bumpiness, 1 + 2 + 1 + 0 + 0 + 0 + 0 + 0 + 1);
-/// # Ok::<(), pc_bitboard::ParseBoardError>(())
+/// # Ok::<(), pc_bot::ParseBoardError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -368,9 +367,7 @@ impl Features {
     /// when the piece overlaps a filled cell or does not fit in the board's 32 rows.
     ///
     /// ```
-    /// use pc_bitboard::Board32;
-    /// use pc_bot::Features;
-    /// use pc_solver::{Orientation, Piece};
+    /// use pc_bot::{Board32, Features, Orientation, Piece};
     ///
     /// // A vertical I into a well of depth 4 clears four rows: a perfect clear.
     /// let board: Board32 = "#########.\n#########.\n#########.\n#########.".parse()?;

@@ -18,8 +18,7 @@ pub const HANDOFF_MAX_HEIGHT: u32 = 4;
 /// most 3 rows high; a 4-row field needs a multiple of 4 filled cells.
 ///
 /// ```
-/// use pc_bitboard::Board32;
-/// use pc_bot::handoff_clear_line;
+/// use pc_bot::{Board32, handoff_clear_line};
 ///
 /// assert_eq!(handoff_clear_line(&Board32::new()), Some(2));
 /// // 6 cells, 2 rows high: 14 empty below row 2 is no multiple of 4, 24 below row 3 is.
@@ -28,7 +27,7 @@ pub const HANDOFF_MAX_HEIGHT: u32 = 4;
 /// assert_eq!(handoff_clear_line(&"##........\n.###......".parse()?), None);
 /// // Five rows: too high.
 /// assert_eq!(handoff_clear_line(&"#.........\n".repeat(5).trim_end().parse()?), None);
-/// # Ok::<(), pc_bitboard::ParseBoardError>(())
+/// # Ok::<(), pc_bot::ParseBoardError>(())
 /// ```
 pub fn handoff_clear_line(board: &Board32) -> Option<u32> {
     let height = board.height();

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use pc_bag::BagState;
 use pc_bitboard::Board32;
-use pc_solver::{Move, PcGraph, Ratio, Rules};
+use pc_solver::{MAX_PREVIEW, Move, PcGraph, Ratio, Rules};
 use pc_srs::{CentrePos, Orientation, Piece, Placement};
 
 use super::location::{location_of, spin_of};
@@ -22,15 +22,15 @@ use crate::heuristic::Evaluator;
 use crate::player::{DecisionKind, PcPlayer};
 use crate::tspin::{TSpin, best_tspin};
 
-/// The most previews the player uses (the solver's limit); a longer queue is cut.
-pub const MAX_TBP_PREVIEW: usize = 6;
-
 /// The default [`TbpConfig::think_time`]: battletris gives a bot 500 ms per `suggest`.
 pub const DEFAULT_THINK_TIME: Duration = Duration::from_millis(350);
 
 /// The default [`TbpConfig::spawn_row`]: TBP's default rules spawn pieces at x = 4,
 /// "roughly y = 19" (battletris: row 19, or 20 when 19 is blocked).
 pub const DEFAULT_SPAWN_ROW: i32 = 19;
+
+/// What a note says after a refused message: a refused message changes nothing.
+const KEPT: &str = "the position stays as it was";
 
 /// Where the PC field graph comes from.
 #[derive(Clone, Debug, Default)]
@@ -54,9 +54,9 @@ pub struct TbpConfig {
     pub rules: Rules,
     /// The PC field graph.
     pub graph: GraphSource,
-    /// Previews the player uses (at most [`MAX_TBP_PREVIEW`]); `None`: the length of the
-    /// first queue the bot is told (a `start`'s, else the queue at the first `suggest`)
-    /// minus the current piece. A longer queue is cut; with a shorter one the PC player
+    /// Previews the player uses (at most [`MAX_PREVIEW`], the solver's limit); `None`: the
+    /// length of the first queue the bot is told (a `start`'s, else the queue at the first
+    /// `suggest`) minus the current piece. A longer queue is cut; with a shorter one the PC player
     /// leaves the decision to its heuristic.
     pub preview: Option<usize>,
     /// How long a `suggest` waits for the PC player before the heuristic answers; `None`:
@@ -356,9 +356,11 @@ impl Thinker {
 ///   rotation into the placement makes ([`best_tspin`]), and a T move with a spin is
 ///   followed by the same location with the other spin values, for frontends whose
 ///   three-corner rule differs (battletris counts every fifth kick as full).
-/// - Unknown message types and attributes are ignored; a line that is no message, a
-///   `start` whose board is not 10 columns wide, a `play` that cannot be played, a piece
-///   the bag cannot deal are reported in [`Response::notes`] and the bot goes on.
+/// - Unknown message types and attributes are ignored. A line that is no message, a
+///   `start` whose board is not 10 columns wide, a `play` that cannot be played are
+///   refused: reported in [`Response::notes`], counted in [`GameStats::errors`], and
+///   the position stays exactly as it was (a refused `start` mid-game keeps the game in
+///   progress). A piece the bag cannot deal is played, with a note.
 ///
 /// ```
 /// use pc_bot::tbp::{BotMessage, GraphSource, TbpBot, TbpConfig};
@@ -433,9 +435,9 @@ impl TbpBot {
     }
 
     /// Reads one line (a JSON message). Blank lines are skipped; a line that is no
-    /// message is reported in the notes and ignored, except a malformed `rules`, which is
-    /// read as rules with an unknown randomizer (the frontend waits for `ready`), and a
-    /// malformed `start`, after which the bot has no position until the next one.
+    /// message is reported in the notes and ignored (the position stays as it was, a
+    /// malformed `start` included), except a malformed `rules`, which is read as rules
+    /// with an unknown randomizer (the frontend waits for `ready`).
     pub fn handle_line(&mut self, line: &str) -> Response {
         let line = line.trim();
         if line.is_empty() {
@@ -460,10 +462,10 @@ impl TbpBot {
                     return response;
                 }
                 if ty.as_deref() == Some("start") {
-                    // The frontend moved to a position the bot cannot read.
-                    self.state = None;
+                    // Refused like any other message: the position stays (dropping it
+                    // would leave every later `suggest` without moves, a forfeit).
                     return Response::note(format!(
-                        "start refused, malformed ({e}); no position until the next start: {shown}"
+                        "start refused, malformed ({e}); {KEPT}: {shown}"
                     ));
                 }
                 Response::note(format!("malformed message ignored ({e}): {shown}"))
@@ -490,10 +492,7 @@ impl TbpBot {
                 }
                 Err(e) => {
                     self.stats.errors += 1;
-                    self.state = None;
-                    Response::note(format!(
-                        "start refused: {e}; no position until the next start"
-                    ))
+                    Response::note(format!("start refused: {e}; {KEPT}"))
                 }
             },
             FrontendMessage::Suggest => self.suggest(),
@@ -550,7 +549,7 @@ impl TbpBot {
             (None, Some(state)) if !state.queue.is_empty() => state.queue.len() - 1,
             _ => return Ok(()),
         }
-        .min(MAX_TBP_PREVIEW);
+        .min(MAX_PREVIEW);
         let mut player = PcPlayer::new(self.config.rules.clone(), preview)
             .map_err(|e| format!("no PC player ({e}): the heuristic plays"))?
             .with_seed(self.config.seed);
@@ -583,9 +582,7 @@ impl TbpBot {
             }
             Err(e) => {
                 self.stats.errors += 1;
-                Response::note(format!(
-                    "impossible play ignored: {e}; the position stays as it was (a start resets it)"
-                ))
+                Response::note(format!("impossible play ignored: {e}; {KEPT}"))
             }
         }
     }
@@ -613,7 +610,7 @@ impl TbpBot {
         let shown = self
             .thinker
             .as_ref()
-            .map_or(MAX_TBP_PREVIEW, |t| t.preview)
+            .map_or(MAX_PREVIEW, |t| t.preview)
             .min(state.queue.len() - 1);
         Some(Position {
             board: state.board,
@@ -1140,14 +1137,31 @@ mod tests {
         let r = bot.handle(FrontendMessage::Play { mv: moves[0] });
         assert!(r.notes[0].contains("impossible play"), "{:?}", r.notes);
         assert_eq!(bot.stats().pieces, 1);
-        // A start that cannot be read: no position any more.
-        let r = bot.handle_line(r#"{"type":"start","hold":5,"queue":["T"]}"#);
-        assert!(
-            r.notes[0].contains("start refused, malformed"),
-            "{:?}",
-            r.notes
-        );
-        assert!(bot.state().is_none());
-        assert!(bot.stats().errors >= 9);
+        // Starts that are refused (malformed, 9 columns, 41 rows, an unknown piece): the
+        // game in progress goes on, the same suggestion as before.
+        let before = (bot.state().cloned(), suggest(&mut bot));
+        assert!(before.0.is_some());
+        let row = |cells: usize| format!("[{}]", vec!["null"; cells].join(","));
+        let board = |rows: usize, cells: usize| format!("[{}]", vec![row(cells); rows].join(","));
+        let start_line = |board: String, queue: &str| {
+            format!(r#"{{"type":"start","hold":null,"queue":{queue},"board":{board}}}"#)
+        };
+        for (line, why) in [
+            (
+                r#"{"type":"start","hold":5,"queue":["T"]}"#.to_string(),
+                "malformed",
+            ),
+            (start_line(board(40, 9), r#"["T"]"#), "has 9 cells"),
+            (start_line(board(41, 10), r#"["T"]"#), "41 rows"),
+            (start_line(board(40, 10), r#"["X"]"#), "unknown piece"),
+        ] {
+            let errors = bot.stats().errors;
+            let r = bot.handle_line(&line);
+            assert!(r.notes[0].contains("start refused"), "{:?}", r.notes);
+            assert!(r.notes[0].contains(why), "{:?}", r.notes);
+            assert_eq!(bot.stats().errors, errors + 1);
+            assert_eq!((bot.state().cloned(), suggest(&mut bot)), before, "{line}");
+        }
+        assert!(bot.stats().errors >= 12);
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! A TBP location is the piece's rotation centre `(x, y)` with x = 0 the leftmost column
 //! and y = 0 the bottom row, y up, and its orientation (`north` = spawn, then clockwise
-//! `east`, `south`, `west`): exactly `pc_srs::CentrePos` and `Spawn`/`Right`/`Reverse`/
+//! `east`, `south`, `west`): exactly [`CentrePos`](crate::CentrePos) and `Spawn`/`Right`/`Reverse`/
 //! `Left`, so the mapping is the identity on numbers.
 
 use pc_srs::{Placement, PlacementError};
@@ -10,7 +10,7 @@ use pc_srs::{Placement, PlacementError};
 use super::message::{PieceLocation, Spin, TbpOrientation, TbpPiece};
 use crate::tspin::TSpin;
 
-/// Rows of the board the bot plays on (`pc_bitboard::Board32`): a TBP board has 40, and
+/// Rows of the board the bot plays on ([`Board32`](crate::Board32)): a TBP board has 40, and
 /// cells at row 32 and up are not seen.
 pub const BOARD_ROWS: u32 = 32;
 

@@ -122,7 +122,7 @@ pub enum Spin {
 }
 
 /// Where a piece locks: its rotation centre `(x, y)` (x = 0 the leftmost column, y = 0
-/// the bottom row, y up) and orientation. This is `pc_srs::CentrePos` unchanged.
+/// the bottom row, y up) and orientation. This is [`CentrePos`](crate::CentrePos) unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PieceLocation {
     /// The piece (`"type"` on the wire).

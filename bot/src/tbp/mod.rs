@@ -10,7 +10,7 @@
 //! Conventions (the spec's, and battletris's, dellacherie's and Cold Clear 2's):
 //!
 //! - A location's `(x, y)` is the piece's rotation centre, x = 0 the leftmost column,
-//!   y = 0 the bottom row, y up: `pc_srs::CentrePos` as it is. `north`, `east`,
+//!   y = 0 the bottom row, y up: [`CentrePos`](crate::CentrePos) as it is. `north`, `east`,
 //!   `south`, `west` are `Spawn`, `Right`, `Reverse`, `Left` ([`placement_of`],
 //!   [`location_of`]).
 //! - The board is 40 rows of 10 cells, bottom row first; the bot keeps rows 0 to 31.
@@ -27,8 +27,8 @@ mod message;
 mod state;
 
 pub use bot::{
-    DEFAULT_SPAWN_ROW, DEFAULT_THINK_TIME, GameStats, GraphSource, MAX_TBP_PREVIEW, Response,
-    SuggestionSource, TbpBot, TbpConfig,
+    DEFAULT_SPAWN_ROW, DEFAULT_THINK_TIME, GameStats, GraphSource, Response, SuggestionSource,
+    TbpBot, TbpConfig,
 };
 pub use location::{BOARD_ROWS, LocationError, location_of, placement_of, spin_of};
 pub use message::{
