@@ -311,7 +311,8 @@ fn build(
             if !matches!(&e, GraphError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
                 && !json
             {
-                eprintln!("{}: {e}; building it again", path.display());
+                // The error names the file.
+                eprintln!("{e}; building it again");
             }
             let graph = build_shown(&rules, start.as_ref(), show_progress(json, false));
             graph.save(&path).unwrap_or_else(|e| fail(e));

@@ -258,7 +258,7 @@ impl GraphArgs {
             Ok(graph) => Some(std::sync::Arc::new(graph)),
             Err(e) => {
                 if given {
-                    fail(format!("--graph {}: {e}", path.display()));
+                    fail(format!("--graph: {e}"));
                 }
                 eprintln!(
                     "note: the cached graph cannot be used ({e}); answering without it. \

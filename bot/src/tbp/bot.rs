@@ -837,8 +837,8 @@ fn load_graph(source: &GraphSource, rules: &Rules) -> (Option<Arc<PcGraph>>, Opt
         Err(e) => (
             None,
             Some(format!(
-                "graph {} not used ({e}): the first decisions of a PC are approximated",
-                path.display()
+                // The error names the file.
+                "graph not used ({e}): the first decisions of a PC are approximated"
             )),
         ),
     }
