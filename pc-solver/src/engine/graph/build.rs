@@ -13,13 +13,15 @@
 //! the start to a perfect clear. A field's edges depend on the field alone, not on how it
 //! was reached.
 
-use super::children::NO_CHILD;
+use super::edge::NO_CHILD;
+use super::error::GraphError;
 use super::key::{MAX_ROWS, pack, unpack};
+use super::layer::Layer;
 use super::moves::{Moves, moves};
-use super::{GraphError, Layer, PcGraph, RulesId};
+use super::pc_graph::PcGraph;
 use crate::engine::known::{cover_check, placements_toward_pc};
 use crate::field::PcField;
-use crate::rules::Rules;
+use crate::rules::{Rules, RulesId};
 use pc_srs::{MoveGenerator, Piece, Placement};
 use pc_zdd_graph::CoverMemo;
 use std::ops::ControlFlow;
@@ -114,7 +116,7 @@ fn in_parts<T: Send>(
     work: &(dyn Fn(std::ops::Range<usize>, &Shared) -> T + Sync),
     report: &mut dyn FnMut(usize) -> ControlFlow<()>,
 ) -> Result<Vec<T>, GraphError> {
-    let threads = super::threads().min(len.max(1));
+    let threads = super::parallel::threads().min(len.max(1));
     let part = len.div_ceil(threads).max(1);
     let shared = Shared {
         done: AtomicUsize::new(0),
@@ -273,7 +275,7 @@ fn live_layer(
                 for piece in Piece::ALL {
                     for placement in placements_toward_pc(generator, &field, piece) {
                         if let Some((id, child)) = child_key(table, key, &placement) {
-                            moves.push(super::edge(piece, id));
+                            moves.push(super::edge::edge(piece, id));
                             children.push(child);
                         }
                     }
@@ -308,8 +310,8 @@ fn live_layer(
             layer.push(part.keys[i as usize], part.edges(i));
         }
     }
-    if layer.len() > super::MAX_FIELDS
-        || (0..layer.len() as u32).any(|i| layer.edges(i).len() > super::MAX_EDGES)
+    if layer.len() > super::layer::MAX_FIELDS
+        || (0..layer.len() as u32).any(|i| layer.edges(i).len() > super::layer::MAX_EDGES)
     {
         return Err(GraphError::TooLarge);
     }
@@ -344,4 +346,48 @@ fn report(
         total: total as u64,
     };
     progress(&seen)
+}
+
+/// Building a graph.
+impl PcGraph {
+    /// Builds the graph of the 4-line perfect clears from the empty field under `rules`
+    /// (minutes: see the crate README for the time and size).
+    pub fn build(rules: &Rules) -> Result<PcGraph, GraphError> {
+        PcGraph::build_with(rules, &mut |_| ControlFlow::Continue(()))
+    }
+
+    /// As [`PcGraph::build`], telling `progress` how far it is; the callback may stop the
+    /// build by returning [`ControlFlow::Break`] ([`GraphError::Cancelled`]).
+    pub fn build_with(
+        rules: &Rules,
+        progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
+    ) -> Result<PcGraph, GraphError> {
+        let empty = PcField::new_unchecked(Default::default(), MAX_ROWS);
+        build(rules, empty, progress)
+    }
+
+    /// The graph of the perfect clears of a field of at most four rows below its clear
+    /// line, under `rules`: a small graph, for tests and for positions whose field the
+    /// graph of the empty field does not reach.
+    ///
+    /// ```
+    /// use pc_solver::{PcField, PcGraph, Rules};
+    ///
+    /// // The 2-line PCs from the empty field (five pieces).
+    /// let field = PcField::new(Default::default(), 2)?;
+    /// let graph = PcGraph::build_from(&field, &Rules::default(), &mut |_| std::ops::ControlFlow::Continue(()))?;
+    /// assert_eq!(graph.fields_per_layer().len(), 6);
+    /// assert_eq!(graph.fields_per_layer()[5], 1); // the cleared field
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn build_from(
+        start: &PcField,
+        rules: &Rules,
+        progress: &mut dyn FnMut(&BuildProgress) -> ControlFlow<()>,
+    ) -> Result<PcGraph, GraphError> {
+        if start.clear_line() > MAX_ROWS {
+            return Err(GraphError::StartTooHigh(start.clear_line()));
+        }
+        build(rules, *start, progress)
+    }
 }

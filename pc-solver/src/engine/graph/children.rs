@@ -6,11 +6,10 @@
 //! the same field), so each field's children are found once, for the pieces asked, and
 //! remembered.
 
-use super::{PcGraph, edge_move, moves};
+use super::edge::{NO_CHILD, edge_move};
+use super::moves;
+use super::pc_graph::PcGraph;
 use ahash::AHashMap;
-
-/// A child that is not there (a damaged graph).
-pub(crate) const NO_CHILD: u32 = u32::MAX;
 
 /// A child not looked for yet.
 const UNSEEN: u32 = u32::MAX - 1;

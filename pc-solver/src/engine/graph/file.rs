@@ -30,12 +30,16 @@
 //! of a piece and an id within the largest table, every field with a move but the last
 //! layer's), so a damaged file is an error, never a wrong answer.
 
+use super::error::GraphError;
 use super::key::{is_valid, pieces_needed};
+use super::layer::Layer;
 use super::moves::MAX_IDS;
-use super::{GraphError, Layer, PcGraph, RulesId, in_parallel};
+use super::parallel::in_parallel;
+use super::pc_graph::PcGraph;
+use crate::rules::{Rules, RulesId};
 use pc_srs::Piece;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The first bytes of a graph file.
 const MAGIC: &[u8; 8] = b"PCGRAPH\0";
@@ -327,7 +331,8 @@ fn read_header(bytes: &[u8], length: u64) -> Result<(u64, Vec<Entry>), GraphErro
         let [fields, edges, keys, shape_hash, moves_hash] =
             [(); 5].map(|()| reader.u64().expect("the header was read whole"));
         // Every field takes a byte of the keys: larger counts cannot be right.
-        if fields > keys || fields > super::MAX_FIELDS as u64 || edges > u64::from(u32::MAX) {
+        if fields > keys || fields > super::layer::MAX_FIELDS as u64 || edges > u64::from(u32::MAX)
+        {
             return Err(GraphError::Malformed("a layer's size"));
         }
         // The header passed its hash, so a section past the file's end is a file cut
@@ -388,7 +393,7 @@ fn finish(
             counts,
             edges,
         } = taken.expect("each layer is taken once");
-        Ok(if keys.len() > later && super::threads() > 1 {
+        Ok(if keys.len() > later && super::parallel::threads() > 1 {
             Layer::without_table(keys, counts, edges)
         } else {
             Layer::new(keys, counts, edges)
@@ -578,6 +583,96 @@ fn put_varint(out: &mut Vec<u8>, mut value: u64) {
         value >>= 7;
     }
     out.push(value as u8);
+}
+
+/// The environment variable that names the folder graphs are kept in (see
+/// [`PcGraph::cache_dir`]).
+pub const GRAPH_DIR_VARIABLE: &str = "PC_GRAPH_DIR";
+
+/// The platform's folder for caches.
+#[cfg(not(target_family = "wasm"))]
+fn platform_cache_dir() -> Option<PathBuf> {
+    dirs::cache_dir()
+}
+
+/// A browser has no folders.
+#[cfg(target_family = "wasm")]
+fn platform_cache_dir() -> Option<PathBuf> {
+    None
+}
+
+/// Where graphs are kept, and reading and writing them.
+impl PcGraph {
+    /// The name of the file of the graph of `rules` (4-line PCs from the empty field):
+    /// the format version and the rules' id, so that other rules or versions never meet
+    /// each other's files.
+    pub fn file_name(rules: &Rules) -> String {
+        format!(
+            "pc-graph-v{FORMAT_VERSION}-{:016x}.bin",
+            RulesId::of(rules).value()
+        )
+    }
+
+    /// The folder graphs are kept in: `$PC_GRAPH_DIR` when set, else `pc` in the
+    /// platform's cache folder (`$XDG_CACHE_HOME` or `~/.cache` on Linux,
+    /// `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows); `None` when there is
+    /// none.
+    pub fn cache_dir() -> Option<PathBuf> {
+        if let Some(dir) = std::env::var_os(GRAPH_DIR_VARIABLE).filter(|d| !d.is_empty()) {
+            return Some(PathBuf::from(dir));
+        }
+        platform_cache_dir().map(|dir| dir.join("pc"))
+    }
+
+    /// Where the graph of `rules` is kept: [`PcGraph::file_name`] in
+    /// [`PcGraph::cache_dir`].
+    pub fn cache_path(rules: &Rules) -> Option<PathBuf> {
+        PcGraph::cache_dir().map(|dir| dir.join(PcGraph::file_name(rules)))
+    }
+
+    /// Writes the graph to `path`, whole or not at all (a temporary file beside it is
+    /// renamed over it once complete).
+    pub fn save(&self, path: &std::path::Path) -> Result<(), GraphError> {
+        save(self, path)
+    }
+
+    /// Reads the graph of `rules` from the cache folder ([`PcGraph::cache_path`]), where
+    /// the `graph` example's `build` keeps it. Errors as [`PcGraph::load`] does (a
+    /// missing file is [`GraphError::Io`] naming it), or with
+    /// [`GraphError::NoCacheFolder`].
+    pub fn load_cached(rules: &Rules) -> Result<PcGraph, GraphError> {
+        let path = PcGraph::cache_path(rules).ok_or(GraphError::NoCacheFolder)?;
+        PcGraph::load(&path, rules)
+    }
+
+    /// Reads a graph written by [`PcGraph::save`] for `rules`. A missing, truncated,
+    /// damaged, other-version or other-rules file is an error that names the file: an
+    /// [`GraphError::Io`] when the system could not read it, else a [`GraphError::File`]
+    /// whose [`GraphError::reason`] says what is wrong with its bytes.
+    ///
+    /// The graph answers at once. On a machine of more than one thread, the lookup tables
+    /// of its largest layers are made after this returns, on a thread of their own; until
+    /// they are ([`PcGraph::is_indexed`]), a walk that looks fields up one at a time (the
+    /// best move's first moves) finds them by binary search, more slowly, with the same
+    /// answers. A full ranking does not use these tables. Before it returns, the load also
+    /// sorts the fields three pieces from a PC into classes that finish alike, which a
+    /// full ranking reads instead of those fields' moves.
+    pub fn load(path: &std::path::Path, rules: &Rules) -> Result<PcGraph, GraphError> {
+        load(path, RulesId::of(rules))
+    }
+
+    /// The graph in the bytes of a graph file (as [`PcGraph::to_bytes`] makes them and
+    /// [`PcGraph::save`] writes them), for `rules`: for a graph that does not come from
+    /// a file, such as one a browser downloaded. The same checks and tables as
+    /// [`PcGraph::load`].
+    pub fn from_bytes(bytes: &[u8], rules: &Rules) -> Result<PcGraph, GraphError> {
+        decode(bytes, RulesId::of(rules))
+    }
+
+    /// The bytes of the graph's file (see [`PcGraph::save`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        encode(self)
+    }
 }
 
 #[cfg(test)]

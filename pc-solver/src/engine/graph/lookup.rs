@@ -44,7 +44,7 @@ impl KeyTable {
     pub(crate) fn new(keys: &[u64]) -> Option<KeyTable> {
         // With one thread the tables are made during the load, before any walk: one pass,
         // which reads the keys once, is the quickest there.
-        let pass_keys = if super::threads() > 1 {
+        let pass_keys = if super::parallel::threads() > 1 {
             PASS_KEYS
         } else {
             u32::MAX

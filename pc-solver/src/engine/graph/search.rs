@@ -25,10 +25,14 @@
 //! time, leaving a state as soon as its best move wins everything; both give the same
 //! values (tested).
 
-use super::children::{ChildMemo, NO_CHILD};
+use super::children::ChildMemo;
+use super::edge::NO_CHILD;
+use super::edge::{edge_move, edge_piece, link, unlink};
+use super::memo::GraphMemo;
+use super::moves;
+use super::pc_graph::PcGraph;
 use super::radix::{sort_by_high_half, sort_by_low_word};
 use super::suffix::SuffixMemo;
-use super::{GraphMemo, PcGraph, edge_move, edge_piece, link, moves, unlink};
 use crate::decision::{Decision, State, hold_code};
 use crate::engine::answer::Answerer;
 use crate::engine::context::Context;

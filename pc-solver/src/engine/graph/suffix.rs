@@ -15,7 +15,8 @@
 //! view), so one table serves every decision on the graph. The tables are dense, by
 //! field index and hold slot, and filled as fields are met.
 
-use super::{PcGraph, edge_piece};
+use super::edge::edge_piece;
+use super::pc_graph::PcGraph;
 use crate::decision::EMPTY_HOLD;
 
 /// A slot of a table of sets of one or two pieces that is not filled yet (no real set

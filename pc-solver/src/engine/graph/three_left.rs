@@ -12,7 +12,7 @@
 //! A set of queues of three pieces has a word for each first piece `u`, and in it bit
 //! `8a + b` for the queue `u a b` (base 8, as [`SuffixMemo`] lays out shorter ones).
 
-use super::PcGraph;
+use super::pc_graph::PcGraph;
 use super::suffix::SuffixMemo;
 use crate::decision::EMPTY_HOLD;
 use ahash::AHashMap;
@@ -59,7 +59,7 @@ impl ThreeLeft {
         // without repeats, name its class. Each run of fields numbers the classes it meets
         // in the order it meets them; the runs' classes are then renumbered in order, so
         // the numbers do not depend on the threads.
-        let runs = super::by_runs(graph.layers[layer].len(), runs, |run| {
+        let runs = super::parallel::by_runs(graph.layers[layer].len(), runs, |run| {
             let mut numbers: AHashMap<Vec<(u8, u32)>, u32> = AHashMap::new();
             let mut met: Vec<Vec<(u8, u32)>> = Vec::new();
             let mut moves: Vec<(u8, u32)> = Vec::new();

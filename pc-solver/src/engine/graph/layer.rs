@@ -1,0 +1,234 @@
+//! [`Layer`]: the fields with a given number of pieces placed, and their edges.
+
+use super::edge::NO_CHILD;
+use super::edge::{edge_move, edge_piece, unlink};
+use super::{lookup, moves, starts};
+use std::sync::{Arc, OnceLock};
+
+/// The most fields a layer may have (a limit of the format).
+pub(crate) const MAX_FIELDS: usize = 1 << 28;
+
+/// The most edges one field may have (a limit of the format).
+pub(crate) const MAX_EDGES: usize = 255;
+
+/// How many keys one sample of a layer's index covers (see [`Layer::find`]).
+const SAMPLE: usize = 64;
+
+/// The fields with a given number of pieces placed, and their edges into the next layer.
+///
+/// A field is named by its key ([`key::pack`](super::key::pack)) and by its index in its layer, the order
+/// of the keys. An edge names a placement: the child's key follows from the field's key
+/// ([`moves::child`](super::moves::child)), and its index from the next layer's keys ([`Layer::find`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Layer {
+    /// The fields' keys ([`key::pack`](super::key::pack)), ascending, by index (shared with a thread that
+    /// makes the table, [`Layer::table_later`]).
+    pub(crate) keys: Arc<Vec<u64>>,
+    /// Where each field's edges are in `edges`.
+    pub(crate) starts: starts::Starts,
+    /// Every field's edges ([`edge`]), by piece, then id.
+    pub(crate) edges: Vec<u16>,
+    /// Every [`SAMPLE`]-th key: a small index over `keys` that stays in cache, for
+    /// [`Layer::find`] without the table.
+    samples: Vec<u64>,
+    /// The keys' indices by hash, for [`Layer::find`], once made; never for a layer too
+    /// large for one.
+    pub(super) table: Arc<OnceLock<lookup::KeyTable>>,
+    /// For a layer whose next layer is small (at most [`SMALL_NEXT`] fields): each edge's
+    /// child index, found once (the suffix tables read these edges millions of times).
+    /// Empty otherwise.
+    pub(super) children: Vec<u32>,
+    /// For the same layers: where each field's moves start in `links` (one more entry than
+    /// fields), and each move that leads somewhere as a [`link`](super::edge::link), so that a field's moves
+    /// are two reads ([`PcGraph::for_each_child`]).
+    pub(super) link_starts: Vec<u32>,
+    pub(super) links: Vec<u32>,
+}
+
+/// The most fields a next layer may have for a layer to keep its edges' child indices.
+pub(super) const SMALL_NEXT: usize = 1 << 16;
+
+/// Two layers are equal when their fields and edges are: the rest is found from them.
+impl PartialEq for Layer {
+    fn eq(&self, other: &Self) -> bool {
+        self.keys == other.keys && self.starts == other.starts && self.edges == other.edges
+    }
+}
+
+impl Eq for Layer {}
+
+impl Layer {
+    /// A layer of these fields, their numbers of edges and the edges (checked by the
+    /// caller: keys ascending, as many counts, counts adding up to the edges).
+    pub(crate) fn new(keys: Vec<u64>, counts: Vec<u8>, edges: Vec<u16>) -> Layer {
+        let mut layer = Layer::without_table(keys, counts, edges);
+        layer.index();
+        layer
+    }
+
+    /// [`Layer::new`] but for the table, which [`Layer::table_later`] makes.
+    pub(crate) fn without_table(keys: Vec<u64>, counts: Vec<u8>, edges: Vec<u16>) -> Layer {
+        let samples = keys.iter().step_by(SAMPLE).copied().collect();
+        Layer {
+            keys: Arc::new(keys),
+            starts: starts::Starts::from_counts(counts),
+            edges,
+            samples,
+            table: Arc::default(),
+            children: Vec::new(),
+            link_starts: Vec::new(),
+            links: Vec::new(),
+        }
+    }
+
+    /// Makes the table and the samples of [`Layer::find`] once the keys are all in.
+    pub(crate) fn index(&mut self) {
+        self.samples = self.keys.iter().step_by(SAMPLE).copied().collect();
+        self.table = Arc::default();
+        self.table_later()();
+    }
+
+    /// The work of making the layer's table, to be done on another thread: until it is
+    /// done, [`Layer::find`] searches the keys (the same answers, found more slowly).
+    pub(crate) fn table_later(&self) -> impl FnOnce() + Send + 'static {
+        let (keys, cell) = (self.keys.clone(), self.table.clone());
+        move || {
+            if let Some(table) = lookup::KeyTable::new(&keys) {
+                let _ = cell.set(table);
+            }
+        }
+    }
+
+    /// Whether the layer's table is made.
+    pub(crate) fn has_table(&self) -> bool {
+        self.table.get().is_some()
+    }
+
+    /// The edges of field `index`.
+    #[inline]
+    pub(crate) fn edges(&self, index: u32) -> &[u16] {
+        &self.edges[self.starts.range(index as usize)]
+    }
+
+    /// The child indices of the edges of field `index`, when the layer keeps them
+    /// ([`Layer::children`]).
+    #[inline]
+    pub(crate) fn children_of(&self, index: u32) -> Option<&[u32]> {
+        if self.children.is_empty() {
+            return None;
+        }
+        Some(&self.children[self.starts.range(index as usize)])
+    }
+
+    /// The index of the field with this key, if the layer has it: by the hash table once it
+    /// is made, else by a binary search of the samples (in cache), then of one block of
+    /// keys.
+    #[inline]
+    pub(crate) fn find(&self, key: u64) -> Option<u32> {
+        if let Some(table) = self.table.get() {
+            return table.find(&self.keys, key);
+        }
+        let block = self.samples.partition_point(|&s| s <= key).checked_sub(1)?;
+        let start = block * SAMPLE;
+        let end = (start + SAMPLE).min(self.keys.len());
+        let at = self.keys[start..end].binary_search(&key).ok()?;
+        Some((start + at) as u32)
+    }
+
+    /// Where `key` is among the keys from index `from` on (all keys before `from` being
+    /// smaller): `Ok` with its index, or `Err` with where it would be. A search that goes
+    /// through keys in ascending order this way reads the keys in order, each cache line
+    /// about once, where [`Layer::find`] reads two lines at random per key.
+    #[inline]
+    pub(crate) fn find_from(&self, key: u64, from: usize) -> Result<usize, usize> {
+        // A few keys one by one (the next key is most often near), then galloping: double
+        // the step until past the key, then a binary search.
+        let keys = &self.keys;
+        let near = keys.len().min(from + 32);
+        let mut low = from;
+        while low < near && keys[low] < key {
+            low += 1;
+        }
+        if low < near {
+            return if keys[low] == key { Ok(low) } else { Err(low) };
+        }
+        let mut step = 1;
+        while low + step < keys.len() && keys[low + step] < key {
+            low += step;
+            step *= 2;
+        }
+        let high = (low + step + 1).min(keys.len());
+        match keys[low.min(high)..high].binary_search(&key) {
+            Ok(i) => Ok(low + i),
+            Err(i) => Err(low + i),
+        }
+    }
+
+    /// [`Layer::find`] of several keys, into `out` ([`NO_CHILD`] for a key that is not
+    /// there), their cache misses overlapping.
+    pub(crate) fn find_many(&self, wanted: &[u64], out: &mut [u32]) {
+        match self.table.get() {
+            Some(table) => table.find_many(&self.keys, wanted, out),
+            None => {
+                for (&key, out) in wanted.iter().zip(out) {
+                    *out = self.find(key).unwrap_or(NO_CHILD);
+                }
+            }
+        }
+    }
+
+    /// The number of fields.
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The number of edges.
+    pub(crate) fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Adds a field (keys must come in ascending order) with its edges; the index of
+    /// [`Layer::find`] is made by [`Layer::index`] once every field is in.
+    pub(crate) fn push(&mut self, key: u64, edges: &[u16]) {
+        debug_assert!(edges.len() <= MAX_EDGES);
+        Arc::make_mut(&mut self.keys).push(key);
+        self.edges.extend_from_slice(edges);
+        self.starts.push(edges.len() as u8);
+    }
+}
+
+/// Calls `f` with each move of field `index` of layer `layer` and the index in layer
+/// `layer + 1` of the field it leads to, in the order of the moves; a move whose
+/// field the graph does not have (never, for a graph built by this crate) is passed
+/// over. The same as `PcGraph::child` for each move, with the field's edges found once;
+/// `f` gets the move's piece (its index) and the child.
+#[inline]
+pub(crate) fn for_each_child(
+    layers: &[Layer],
+    layer: usize,
+    index: u32,
+    mut f: impl FnMut(usize, u32),
+) {
+    let this = &layers[layer];
+    if !this.link_starts.is_empty() {
+        let (start, end) = (
+            this.link_starts[index as usize] as usize,
+            this.link_starts[index as usize + 1] as usize,
+        );
+        for (piece, child) in this.links[start..end].iter().filter_map(|&l| unlink(l)) {
+            f(usize::from(piece), child);
+        }
+        return;
+    }
+    let range = this.starts.range(index as usize);
+    let edges = &this.edges[range.clone()];
+    let (key, next) = (this.keys[index as usize], layers.get(layer + 1));
+    for &e in edges {
+        let child = edge_move(e)
+            .and_then(|m| moves::child(key, m))
+            .and_then(|c| next?.find(c));
+        if let Some(child) = child {
+            f(edge_piece(e), child);
+        }
+    }
+}
