@@ -325,7 +325,9 @@ impl Solver {
     /// one move is certain (the depth-first engine's decisions, or the walks' when a
     /// certain move is found among the first few), and costs about a full ranking
     /// otherwise. Gives the same chance as [`Solver::recommend`] and one of its best
-    /// moves.
+    /// moves: after `recommend` answered the position (the solver keeps its recent
+    /// answers), exactly its first move, read from that answer; asked first, the first of
+    /// the best moves in move order, which may be another of equal chance.
     ///
     /// ```
     /// use pc_solver::{Position, Rules, Solver};
