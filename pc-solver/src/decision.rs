@@ -173,13 +173,13 @@ impl Decision {
                 given: position.preview.len(),
             });
         }
-        position.check_bag()?;
+        let (queue, bag) = position.checked_queue()?;
         let field = PcField::new(position.field, position.clear_line)?;
         Ok(Decision {
             field,
             hold: if hold_rule { position.hold } else { None },
-            queue: Queue::new(&position.queue()),
-            bag: position.bag_state().remaining(),
+            queue: Queue::new(&queue),
+            bag,
             hold_rule,
             hold_used: hold_rule && position.hold_used,
         })

@@ -416,6 +416,12 @@ impl Position {
     /// within the queue are distinct and not still to come, and each earlier bag's pieces
     /// are distinct. An error names the first piece, in queue order, that cannot be there.
     pub fn check_bag(&self) -> Result<(), SolverError> {
+        self.checked_queue().map(|_| ())
+    }
+
+    /// The queue and the pieces still to come from the current bag after it, once
+    /// [`Position::check_bag`]'s checks pass.
+    pub(crate) fn checked_queue(&self) -> Result<(Vec<Piece>, PieceSet), SolverError> {
         let queue = self.queue();
         let left = self.bag_state().remaining();
         // The last `drawn` pieces of the queue are the current bag's (all 7 when it ended).
@@ -441,7 +447,7 @@ impl Position {
                 });
             }
         }
-        Ok(())
+        Ok((queue, left))
     }
 }
 
