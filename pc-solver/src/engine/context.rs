@@ -13,6 +13,11 @@ pub(crate) struct Context<'s> {
 }
 
 impl Context<'_> {
+    /// How many states the depth-first search may keep within the memory limit.
+    pub(crate) fn states_within_memory_limit(&self) -> usize {
+        Tables::states_within(self.options.memory_limit)
+    }
+
     /// What counts as a PC under the options.
     pub(crate) fn goal(&self) -> Goal {
         Goal {

@@ -16,7 +16,6 @@ use crate::engine::answer::{Answerer, BestAtRoot};
 use crate::engine::context::Context;
 use crate::engine::kind::Engine;
 use crate::engine::known::KnownSolver;
-use crate::engine::tables::Tables;
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::options::SolverOptions;
@@ -79,7 +78,7 @@ impl<'a> DepthFirst<'a> {
 
     /// The search over a solver's tables, within its memory and work limits.
     pub(crate) fn over<'c>(context: &'c mut Context<'_>) -> DepthFirst<'c> {
-        let budget = Tables::states_within(context.options.memory_limit);
+        let budget = context.states_within_memory_limit();
         let work_limit = context.options.work_limit;
         let goal = context.goal();
         let known = KnownSolver::new(
