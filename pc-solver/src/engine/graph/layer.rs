@@ -40,7 +40,7 @@ pub(crate) struct Layer {
     pub(super) children: Vec<u32>,
     /// For the same layers: where each field's moves start in `links` (one more entry than
     /// fields), and each move that leads somewhere as a [`link`](super::edge::link), so that a field's moves
-    /// are two reads ([`PcGraph::for_each_child`]).
+    /// are two reads ([`for_each_child`]).
     pub(super) link_starts: Vec<u32>,
     pub(super) links: Vec<u32>,
 }

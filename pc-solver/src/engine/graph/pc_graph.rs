@@ -2,7 +2,7 @@
 
 use super::edge::NO_CHILD;
 use super::edge::{edge_move, edge_piece, link};
-use super::layer::{Layer, SMALL_NEXT, for_each_child};
+use super::layer::{Layer, SMALL_NEXT};
 use super::parallel::{by_runs, runs_for};
 use super::{key, lookup, moves, three_left};
 use crate::field::PcField;
@@ -81,13 +81,6 @@ impl PcGraph {
         self.layers.get(layer + 1)?.find(key)
     }
 
-    /// Calls `f` with each move of field `index` of layer `layer` and the index in layer
-    /// `layer + 1` of the field it leads to ([`for_each_child`]).
-    #[inline]
-    pub(crate) fn for_each_child(&self, layer: usize, index: u32, f: impl FnMut(usize, u32)) {
-        for_each_child(&self.layers, layer, index, f);
-    }
-
     /// Finds the child indices of the layers whose next layer is small (see
     /// [`Layer::children`]), and the classes of the fields three pieces from a PC
     /// ([`three_left`]), once a graph is built or read.
@@ -144,7 +137,7 @@ impl PcGraph {
             .len()
             .checked_sub(4)
             .map_or(1, |at| runs_for(self.layers[at].len()));
-        self.three_left = three_left::ThreeLeft::in_runs(self, runs.unwrap_or(three_runs));
+        self.three_left = three_left::ThreeLeft::in_runs(&self.layers, runs.unwrap_or(three_runs));
     }
 
     /// Where a field is: its layer and its index there, when the graph has it.

@@ -1014,7 +1014,7 @@ impl<'g, 's> Walk<'g, 's> {
         let graph = self.graph;
         let m = self.m;
         if m == 1 {
-            let fits = self.suffixes.small(graph, layer, field, held, 1);
+            let fits = self.suffixes.small(&graph.layers, layer, field, held, 1);
             set[0] = fits & u64::from(self.space.last_pieces[0]);
             return;
         }
@@ -1024,7 +1024,9 @@ impl<'g, 's> Walk<'g, 's> {
             held,
             self.hold_rule,
             &self.space.firsts,
-            |child, hold, queues| queues[0] |= suffixes.small(graph, layer + 1, child, hold, m - 1),
+            |child, hold, queues| {
+                queues[0] |= suffixes.small(&graph.layers, layer + 1, child, hold, m - 1)
+            },
         );
         self.gather(&after, set);
     }

@@ -16,7 +16,7 @@
 //! field index and hold slot, and filled as fields are met.
 
 use super::edge::edge_piece;
-use super::pc_graph::PcGraph;
+use super::layer::{Layer, for_each_child};
 use crate::decision::EMPTY_HOLD;
 
 /// A slot of a table of sets of one or two pieces that is not filled yet (no real set
@@ -46,7 +46,7 @@ impl SuffixMemo {
     /// `p` pieces left) with `hold` in the slot ([`EMPTY_HOLD`] without the hold rule).
     pub(crate) fn small(
         &mut self,
-        graph: &PcGraph,
+        layers: &[Layer],
         layer: usize,
         field: u32,
         hold: u8,
@@ -61,7 +61,7 @@ impl SuffixMemo {
         }
         let set = if p == 1 {
             let mut fits = 0u64;
-            for &e in graph.layers[layer].edges(field) {
+            for &e in layers[layer].edges(field) {
                 fits |= 1 << edge_piece(e);
             }
             if hold != EMPTY_HOLD && fits >> hold & 1 == 1 {
@@ -71,22 +71,22 @@ impl SuffixMemo {
             }
         } else {
             let mut set = 0u64;
-            graph.for_each_child(layer, field, |piece, child| {
+            for_each_child(layers, layer, field, |piece, child| {
                 let piece = piece as u8;
                 // Placing the queue's first piece `piece` keeps the hold; placing the held
                 // piece holds the queue's first, whatever it is.
-                set |= self.small(graph, layer + 1, child, hold, 1) << (8 * piece);
+                set |= self.small(layers, layer + 1, child, hold, 1) << (8 * piece);
                 if hold != EMPTY_HOLD && piece == hold {
                     for u in 0..7u8 {
                         if u != hold {
-                            set |= self.small(graph, layer + 1, child, u, 1) << (8 * u);
+                            set |= self.small(layers, layer + 1, child, u, 1) << (8 * u);
                         }
                     }
                 }
             });
             set
         };
-        let table = table_for(&mut self.small, layer, graph, UNKNOWN);
+        let table = table_for(&mut self.small, layer, layers, UNKNOWN);
         table[slot] = set;
         set
     }
@@ -96,7 +96,7 @@ impl SuffixMemo {
 fn table_for<'t, T: Clone>(
     tables: &'t mut Vec<Vec<T>>,
     layer: usize,
-    graph: &PcGraph,
+    layers: &[Layer],
     empty: T,
 ) -> &'t mut Vec<T> {
     if tables.len() <= layer {
@@ -104,7 +104,7 @@ fn table_for<'t, T: Clone>(
     }
     let table = &mut tables[layer];
     if table.is_empty() {
-        *table = vec![empty; 8 * graph.layers[layer].len()];
+        *table = vec![empty; 8 * layers[layer].len()];
     }
     table
 }

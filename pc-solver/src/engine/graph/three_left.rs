@@ -12,7 +12,7 @@
 //! A set of queues of three pieces has a word for each first piece `u`, and in it bit
 //! `8a + b` for the queue `u a b` (base 8, as [`SuffixMemo`] lays out shorter ones).
 
-use super::pc_graph::PcGraph;
+use super::layer::{Layer, for_each_child};
 use super::suffix::SuffixMemo;
 use crate::decision::EMPTY_HOLD;
 use ahash::AHashMap;
@@ -33,21 +33,21 @@ pub(crate) struct ThreeLeft {
 }
 
 impl ThreeLeft {
-    /// The classes of `graph`'s fields three pieces from a PC, or `None` when it has no
+    /// The classes of the fields three pieces from a PC of a graph's `layers`, or `None` when it has no
     /// such layer; the fields are read in `runs` runs ([`super::by_runs`]), which number
     /// the classes the same way.
-    pub(crate) fn in_runs(graph: &PcGraph, runs: usize) -> Option<ThreeLeft> {
-        let layer = graph.layers.len().checked_sub(4)?;
+    pub(crate) fn in_runs(layers: &[Layer], runs: usize) -> Option<ThreeLeft> {
+        let layer = layers.len().checked_sub(4)?;
         let two_left = layer + 1;
         // The fields two pieces from a PC, by what finishes them with each hold slot.
         let mut suffixes = SuffixMemo::default();
         let mut two_classes: AHashMap<[u64; 8], u32> = AHashMap::new();
         let mut two_finishes: Vec<[u64; 8]> = Vec::new();
-        let two_class_of: Vec<u32> = (0..graph.layers[two_left].len() as u32)
+        let two_class_of: Vec<u32> = (0..layers[two_left].len() as u32)
             .map(|field| {
                 let mut sets = [0u64; 8];
                 for (hold, set) in sets.iter_mut().enumerate() {
-                    *set = suffixes.small(graph, two_left, field, hold as u8, 2);
+                    *set = suffixes.small(layers, two_left, field, hold as u8, 2);
                 }
                 *two_classes.entry(sets).or_insert_with(|| {
                     two_finishes.push(sets);
@@ -59,14 +59,14 @@ impl ThreeLeft {
         // without repeats, name its class. Each run of fields numbers the classes it meets
         // in the order it meets them; the runs' classes are then renumbered in order, so
         // the numbers do not depend on the threads.
-        let runs = super::parallel::by_runs(graph.layers[layer].len(), runs, |run| {
+        let runs = super::parallel::by_runs(layers[layer].len(), runs, |run| {
             let mut numbers: AHashMap<Vec<(u8, u32)>, u32> = AHashMap::new();
             let mut met: Vec<Vec<(u8, u32)>> = Vec::new();
             let mut moves: Vec<(u8, u32)> = Vec::new();
             let class_of: Vec<u32> = run
                 .map(|field| {
                     moves.clear();
-                    graph.for_each_child(layer, field, |piece, child| {
+                    for_each_child(layers, layer, field, |piece, child| {
                         moves.push((piece as u8, two_class_of[child as usize]));
                     });
                     moves.sort_unstable();
@@ -83,7 +83,7 @@ impl ThreeLeft {
         });
         let mut classes: AHashMap<Vec<(u8, u32)>, u32> = AHashMap::new();
         let mut finishes: Vec<Finishes> = Vec::new();
-        let mut class_of = Vec::with_capacity(graph.layers[layer].len());
+        let mut class_of = Vec::with_capacity(layers[layer].len());
         for (run_class_of, met) in runs {
             let renumbered: Vec<u32> = met
                 .into_iter()
@@ -140,6 +140,7 @@ fn finish_three(moves: &[(u8, u32)], two_finishes: &[[u64; 8]]) -> Finishes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::graph::pc_graph::PcGraph;
     use crate::field::PcField;
     use crate::rules::Rules;
     use std::ops::ControlFlow;
@@ -157,7 +158,7 @@ mod tests {
             return layer + 1 == graph.layers.len();
         };
         let mut found = false;
-        graph.for_each_child(layer, field, |piece, child| {
+        for_each_child(&graph.layers, layer, field, |piece, child| {
             let piece = piece as u8;
             found |= piece == first && finishes_by_search(graph, layer + 1, child, hold, rest);
             found |= hold != EMPTY_HOLD
