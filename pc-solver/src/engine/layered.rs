@@ -31,7 +31,7 @@ use crate::engine::answer::Answerer;
 use crate::engine::context::Context;
 use crate::engine::kind::Engine;
 use crate::engine::known::{KnownSolver, cover_check};
-use crate::engine::walk::{Ask, StateValues, chances_by_states, rank_by_states};
+use crate::engine::walk::{Ask, StateValues, StateWalk, chances_by_walk, rank_by_walk};
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::options::SolverOptions;
@@ -269,13 +269,7 @@ impl Answerer for LayeredSearch {
         decision: &Decision,
         until_certain: bool,
     ) -> Result<Vec<(Move, Ratio)>, SolverError> {
-        let ask = if until_certain {
-            Ask::UntilCertain
-        } else {
-            Ask::Every
-        };
-        let values = self.walk(context, decision, ask)?;
-        Ok(rank_by_states(context, decision, &values))
+        rank_by_walk(self, context, decision, until_certain)
     }
 
     fn chances_of(
@@ -285,13 +279,11 @@ impl Answerer for LayeredSearch {
         moves: &[Move],
         max_states: Option<u64>,
     ) -> Result<Vec<Option<Ratio>>, SolverError> {
-        chances_by_states(context, decision, moves, max_states, |context, ask| {
-            self.walk(context, decision, ask)
-        })
+        chances_by_walk(self, context, decision, moves, max_states)
     }
 }
 
-impl LayeredSearch {
+impl StateWalk for LayeredSearch {
     fn walk(
         &self,
         context: &mut Context<'_>,

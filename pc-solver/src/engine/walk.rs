@@ -39,14 +39,35 @@ impl StateValues {
     }
 }
 
-/// Every move of the decision with the chance a walk found for the state it leads to.
-/// A state not valued cannot make a PC (or was not reached after a certain move).
-pub(crate) fn rank_by_states(
+/// A layer walk (the graph's or the layered search): the values of the states a
+/// decision's moves lead to. Its engine's ranking and chances of given moves are
+/// [`rank_by_walk`] and [`chances_by_walk`].
+pub(crate) trait StateWalk {
+    /// What the walk finds for the states `ask` names.
+    fn walk(
+        &self,
+        context: &mut Context<'_>,
+        decision: &Decision,
+        ask: Ask<'_>,
+    ) -> Result<StateValues, SolverError>;
+}
+
+/// [`Answerer::rank`](crate::engine::answer::Answerer::rank) for a walk: every move of the
+/// decision with the chance the walk found for the state it leads to. A state not valued
+/// cannot make a PC (or was not reached after a certain move).
+pub(crate) fn rank_by_walk(
+    walk: &impl StateWalk,
     context: &mut Context<'_>,
     decision: &Decision,
-    values: &StateValues,
-) -> Vec<(Move, Ratio)> {
-    KnownSolver::over(context)
+    until_certain: bool,
+) -> Result<Vec<(Move, Ratio)>, SolverError> {
+    let ask = if until_certain {
+        Ask::UntilCertain
+    } else {
+        Ask::Every
+    };
+    let values = walk.walk(context, decision, ask)?;
+    Ok(KnownSolver::over(context)
         .moves(decision)
         .into_iter()
         .map(|to| {
@@ -56,16 +77,17 @@ pub(crate) fn rank_by_states(
             };
             (to.mv, chance)
         })
-        .collect()
+        .collect())
 }
 
-/// [`Answerer::chances_of`] for a walk: the states the moves lead to are asked for.
-pub(crate) fn chances_by_states(
+/// [`Answerer::chances_of`](crate::engine::answer::Answerer::chances_of) for a walk: the
+/// states the moves lead to are asked for.
+pub(crate) fn chances_by_walk(
+    walk: &impl StateWalk,
     context: &mut Context<'_>,
     decision: &Decision,
     moves: &[Move],
     max_states: Option<u64>,
-    walk: impl FnOnce(&mut Context<'_>, Ask<'_>) -> Result<StateValues, SolverError>,
 ) -> Result<Vec<Option<Ratio>>, SolverError> {
     let to: Vec<MoveTo> = KnownSolver::over(context).moves(decision);
     let after = |mv: &Move| to.iter().find(|t| t.mv == *mv).map(MoveTo::state);
@@ -82,7 +104,7 @@ pub(crate) fn chances_by_states(
         states: &states,
         max_states,
     };
-    let values = walk(context, ask)?;
+    let values = walk.walk(context, decision, ask)?;
     let mut certain = false;
     Ok(moves
         .iter()

@@ -37,7 +37,7 @@ use crate::decision::{Decision, State, hold_code};
 use crate::engine::answer::Answerer;
 use crate::engine::context::Context;
 use crate::engine::kind::Engine;
-use crate::engine::walk::{Ask, StateValues, chances_by_states, rank_by_states};
+use crate::engine::walk::{Ask, StateValues, StateWalk, chances_by_walk, rank_by_walk};
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::options::SolverOptions;
@@ -1181,13 +1181,7 @@ impl Answerer for GraphWalk {
         decision: &Decision,
         until_certain: bool,
     ) -> Result<Vec<(Move, Ratio)>, SolverError> {
-        let ask = if until_certain {
-            Ask::UntilCertain
-        } else {
-            Ask::Every
-        };
-        let values = self.walk(context, decision, ask)?;
-        Ok(rank_by_states(context, decision, &values))
+        rank_by_walk(self, context, decision, until_certain)
     }
 
     fn chances_of(
@@ -1197,13 +1191,11 @@ impl Answerer for GraphWalk {
         moves: &[Move],
         max_states: Option<u64>,
     ) -> Result<Vec<Option<Ratio>>, SolverError> {
-        chances_by_states(context, decision, moves, max_states, |context, ask| {
-            self.walk(context, decision, ask)
-        })
+        chances_by_walk(self, context, decision, moves, max_states)
     }
 }
 
-impl GraphWalk {
+impl StateWalk for GraphWalk {
     fn walk(
         &self,
         context: &mut Context<'_>,
