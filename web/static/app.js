@@ -424,6 +424,17 @@ function playSettings(form, seed, preview) {
   };
 }
 
+/**
+ * A new game on a new seed (the New game button and its key, F2 by default): the rules of
+ * the game on screen and the preview chosen now, from the empty field; the form's rules
+ * when there is no game yet.
+ */
+function newGameOnNewSeed() {
+  const s = play.game?.settings;
+  if (s) play.newGame({ ...s, seed: randomSeed(), preview: settings.preview }, null);
+  else newPlay();
+}
+
 /** A new game from the empty field with the form's rules. */
 function newPlay(seed) {
   const form = currentForm();
@@ -575,11 +586,7 @@ function setupPlayInputs() {
     $('play-preview').blur();
     if (play.start) play.newGame({ ...play.start.settings, preview: settings.preview }, play.start.form);
   });
-  $('play-new').addEventListener('click', () => {
-    const s = play.game?.settings;
-    if (s) play.newGame({ ...s, seed: randomSeed(), preview: settings.preview, clear_line: s.clear_line }, null);
-    else newPlay();
-  });
+  $('play-new').addEventListener('click', newGameOnNewSeed);
   $('play-settings').addEventListener('click', openSettings);
   $('settings-reset').addEventListener('click', () => {
     Object.assign(settings, JSON.parse(JSON.stringify(DEFAULTS)));
@@ -704,6 +711,7 @@ async function main() {
       setMode('analysis');
       solve();
     },
+    onNewGame: newGameOnNewSeed,
   });
   window.pcPage = { play, solver, settings }; // for the timing scripts (web/time-graph.sh)
   setPageState('ready');

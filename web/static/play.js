@@ -20,7 +20,8 @@ export class Play {
   /**
    * `pc`: the page's module instance (quick requests); `solver`: the SolverClient;
    * `settings`: the saved settings (changed in place); `hooks.onLink(query)`: the link of
-   * the game; `hooks.onAnalyse(form)`: open a position in analysis mode.
+   * the game; `hooks.onAnalyse(form)`: open a position in analysis mode;
+   * `hooks.onNewGame()`: a new game on a new seed (the New game button does the same).
    */
   constructor(pc, solver, settings, hooks) {
     this.pc = pc;
@@ -344,7 +345,7 @@ export class Play {
       case 'hold': this.hold(); break;
       case 'undo': this.undo(); break;
       case 'hint': this.toggleHint(); break;
-      case 'restart': this.restart(); break;
+      case 'restart': this.hooks.onNewGame(); break;
       default: break;
     }
     this.render();
@@ -424,12 +425,6 @@ export class Play {
       this.render();
       this.frame = requestAnimationFrame(this.tick);
     }
-  }
-
-  restart() {
-    const s = this.start ?? { settings: null };
-    if (!s.settings) return;
-    this.newGame({ ...s.settings, seed: (s.settings.seed + 1) >>> 0 }, null);
   }
 
   toggleHint() {

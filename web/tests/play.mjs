@@ -1,6 +1,7 @@
 // Play mode in headless Chromium: a scripted player that plays by keyboard events only,
 // following the page's hints, checked against the native `recommend` example at every
-// step; a worse move and its chance lost; undo; settings and a rebound key.
+// step; a worse move and its chance lost; undo; settings and a rebound key; New game and
+// F2.
 import { join } from 'node:path';
 import {
   alerts, assert, assertEqual, check, difference, figures, native, nativeFraction, open, sleep, sortCells, text,
@@ -207,6 +208,30 @@ export async function playChecks({ browser, base, recommend, out }) {
     await page.waitForFunction(() => document.getElementById('play-panel').dataset.turn === '1', { timeout: 10_000 });
     const cells = JSON.parse(await page.$eval('#play-panel', (n) => n.dataset.lastCells));
     assertEqual(sortCells(cells), [[3, 1], [4, 1], [5, 1], [4, 2]], 'the T where gravity locked it (on the stack at column 3)');
+    assertEqual(page.problems, [], 'console');
+    await context.close();
+  });
+
+  await check('Play: New game and F2 choose the seed the same way, with the rules of the game', async () => {
+    const context = await browser.createBrowserContext();
+    let page = await context.newPage();
+    // The seeds the page draws, in order.
+    await page.evaluateOnNewDocument(() => {
+      const seeds = [4242, 9191];
+      crypto.getRandomValues = (a) => { a[0] = seeds.shift() ?? 1; return a; };
+    });
+    page = await open(browser, base, 'play=1&seed=3&kicks=srs%2B&field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ', { page });
+    const game = () => page.evaluate(() => ({
+      seed: document.getElementById('play-seed').textContent,
+      turn: document.getElementById('play-panel').dataset.turn,
+      kicks: JSON.parse(document.getElementById('play-panel').dataset.form).kicks,
+      link: new URLSearchParams(location.search).get('seed'),
+    }));
+    assertEqual(await game(), { seed: '3', turn: '0', kicks: 'srs+', link: '3' }, 'the game of the link');
+    await page.click('#play-new');
+    assertEqual(await game(), { seed: '4242', turn: '0', kicks: 'srs+', link: '4242' }, 'New game');
+    await page.keyboard.press('F2');
+    assertEqual(await game(), { seed: '9191', turn: '0', kicks: 'srs+', link: '9191' }, 'F2');
     assertEqual(page.problems, [], 'console');
     await context.close();
   });
