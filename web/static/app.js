@@ -8,7 +8,7 @@ import {
 import { SolverClient } from './solver.js';
 import { Play } from './play.js';
 import {
-  ACTIONS, DEFAULTS, LIMITS, bind, keyLabel, loadSettings, saveSettings,
+  ACTIONS, DEFAULTS, LIMITS, actionName, bind, keyLabel, loadSettings, saveSettings,
 } from './settings.js';
 
 const ROWS = 8;
@@ -591,6 +591,7 @@ function setupPlayInputs() {
   $('settings-reset').addEventListener('click', () => {
     Object.assign(settings, JSON.parse(JSON.stringify(DEFAULTS)));
     saveSettings(settings);
+    keyWarning('');
     fillSettings();
     solver.setGraphOff(!settings.graph);
   });
@@ -612,8 +613,15 @@ function setupPlayInputs() {
 let capturing = null; // {action, slot, button}
 
 function openSettings() {
+  keyWarning('');
   fillSettings();
   $('settings-dialog').showModal();
+}
+
+/** The note that a key moved from one action to another ('' hides it). */
+function keyWarning(text) {
+  $('key-warning').textContent = text;
+  $('key-warning').hidden = !text;
 }
 
 function fillSettings() {
@@ -663,6 +671,7 @@ window.addEventListener('keydown', (e) => {
   const { action, slot, button } = capturing;
   capturing = null;
   button.classList.remove('capturing');
+  keyWarning('');
   if (e.code === 'Escape') {
     fillSettings();
     return;
@@ -672,7 +681,14 @@ window.addEventListener('keydown', (e) => {
     codes.splice(slot, 1);
     settings.keys[action] = codes;
   } else {
-    bind(settings, action, slot, e.code);
+    // A key does one action: one taken from another action moves, and the page says so.
+    const taken = bind(settings, action, slot, e.code);
+    if (taken) {
+      const from = actionName(taken.from);
+      const left = settings.keys[taken.from].map(keyLabel).join(' and ');
+      keyWarning(`${keyLabel(e.code)} was bound to ${from}: it now does ${actionName(action)} instead. `
+        + (left ? `${from} keeps ${left}.` : `${from} has no key now: bind one to it.`));
+    }
   }
   saveSettings(settings);
   fillSettings();

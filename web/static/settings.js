@@ -96,12 +96,22 @@ export function actionOf(settings, code) {
   return undefined;
 }
 
-/** Binds `code` to `action` in slot `slot` (0 or 1), taking it from any other action. */
+/** An action's name as the settings list it (`hold` → `Hold`). */
+export function actionName(action) {
+  return ACTIONS.find(([a]) => a === action)?.[1] ?? action;
+}
+
+/**
+ * Binds `code` to `action` in slot `slot` (0 or 1). A key does one action only: when
+ * another action had it, it moves here, and the answer says which ({from}, or null).
+ */
 export function bind(settings, action, slot, code) {
+  const owner = actionOf(settings, code);
   for (const [other] of ACTIONS) settings.keys[other] = (settings.keys[other] ?? []).filter((c) => c !== code);
   const codes = [...(settings.keys[action] ?? [])];
   codes[slot] = code;
   settings.keys[action] = codes.filter(Boolean).slice(0, 2);
+  return owner && owner !== action ? { from: owner } : null;
 }
 
 /** A key code as people read it: `ArrowLeft` → ←, `KeyZ` → Z, `ControlLeft` → Ctrl. */

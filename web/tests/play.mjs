@@ -1,17 +1,30 @@
 // Play mode in headless Chromium: a scripted player that plays by keyboard events only,
 // following the page's hints, checked against the native `recommend` example at every
-// step; a worse move and its chance lost; undo; settings and a rebound key; New game and
-// F2.
+// step; a worse move and its chance lost; undo; settings and a rebound key; a key taken
+// from another action; New game and F2.
 import { join } from 'node:path';
 import {
   alerts, assert, assertEqual, check, difference, figures, native, nativeFraction, open, sleep, sortCells, text,
 } from './lib.mjs';
+
+// The position of the first PC that the checks start from (119/120 with O held).
+const FIRST_PC = 'field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ';
 
 // The keys of the recommend example's notation, as the default bindings press them.
 const KEYS = { L: 'ArrowLeft', R: 'ArrowRight', cw: 'KeyX', ccw: 'KeyZ', 180: 'KeyA', hd: 'Space' };
 
 async function turn(page) {
   return page.$eval('#play-panel', (n) => n.dataset.turn);
+}
+
+/**
+ * A page in a browser context of its own (its settings apart from the other checks');
+ * `before(page)` runs first. Close it with page.browserContext().close().
+ */
+async function openApart(browser, base, query, before = async () => {}) {
+  const page = await (await browser.createBrowserContext()).newPage();
+  await before(page);
+  return open(browser, base, query, { page });
 }
 
 /** Waits until the chance on screen answers the position on screen. */
@@ -104,7 +117,7 @@ export async function playChecks({ browser, base, recommend, out }) {
   await check('Play: a scripted keyboard player follows the hints through two PCs, every chance the native one', async () => {
     // From a position of the first PC, six previews: the first decision of the second PC
     // is quick without the full graph (three pieces unknown).
-    const page = await open(browser, base, 'play=1&seed=1&preview=6&field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ');
+    const page = await open(browser, base, `play=1&seed=1&preview=6&${FIRST_PC}`);
     assertEqual(await page.evaluate(() => document.body.dataset.mode), 'play', 'data-mode');
     const log = { checked: 0, skipped: 0, chances: [] };
     let made = 0;
@@ -163,9 +176,7 @@ export async function playChecks({ browser, base, recommend, out }) {
 
   await check('Play: settings survive a reload, and a rebound key works', async () => {
     // A browser context of its own: the settings stay in it.
-    const context = await browser.createBrowserContext();
-    let page = await context.newPage();
-    page = await open(browser, base, 'play=1&seed=3&field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ', { page });
+    const page = await openApart(browser, base, `play=1&seed=3&${FIRST_PC}`);
     await waitAnswer(page);
     await page.click('#play-settings');
     await page.click('#keys-table button[data-action="hardDrop"][data-slot="0"]');
@@ -193,34 +204,58 @@ export async function playChecks({ browser, base, recommend, out }) {
     await page.keyboard.press('KeyW');
     assertEqual(Number(await turn(page)), Number(t) + 1, 'W hard-drops');
     assertEqual(page.problems, [], 'console');
-    await context.close();
+    await page.browserContext().close();
   });
 
   await check('Play: with gravity on, the piece falls and locks by itself', async () => {
-    const context = await browser.createBrowserContext();
-    let page = await context.newPage();
-    await page.evaluateOnNewDocument(() => {
+    const page = await openApart(browser, base, `play=1&seed=3&${FIRST_PC}`, (p) => p.evaluateOnNewDocument(() => {
       localStorage.setItem('pc-settings-v1', JSON.stringify({ gravity: true, gravityMs: 20 }));
-    });
-    page = await open(browser, base, 'play=1&seed=3&field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ', { page });
+    }));
     assertEqual(await turn(page), '0', 'turn');
     // 20 rows at 20 ms a row, then 500 ms of lock delay.
     await page.waitForFunction(() => document.getElementById('play-panel').dataset.turn === '1', { timeout: 10_000 });
     const cells = JSON.parse(await page.$eval('#play-panel', (n) => n.dataset.lastCells));
     assertEqual(sortCells(cells), [[3, 1], [4, 1], [5, 1], [4, 2]], 'the T where gravity locked it (on the stack at column 3)');
     assertEqual(page.problems, [], 'console');
-    await context.close();
+    await page.browserContext().close();
+  });
+
+  await check('Play: a key taken from another action moves, with a warning naming that action', async () => {
+    const page = await openApart(browser, base, `play=1&seed=1&${FIRST_PC}`);
+    await waitAnswer(page);
+    await page.click('#play-settings');
+    assert(await page.$eval('#key-warning', (n) => n.hidden), 'no warning before');
+    const button = (action, slot) => `#keys-table button[data-action="${action}"][data-slot="${slot}"]`;
+    // C, hold's first key, for rotating clockwise: hold keeps Shift.
+    await page.click(button('cw', 1));
+    await page.keyboard.press('KeyC');
+    assert(await page.$eval('#key-warning', (n) => !n.hidden && n.offsetParent !== null), 'the warning is shown');
+    assertEqual(await text(page, '#key-warning'), 'C was bound to Hold: it now does Rotate clockwise instead. Hold keeps Shift.', 'the warning');
+    assertEqual([await text(page, button('cw', 1)), await text(page, button('hold', 0)), await text(page, button('hold', 1))], ['C', 'Shift', '—'], 'C moved from hold to rotate clockwise');
+    await page.screenshot({ path: join(out, 'play-key-warning.png') });
+    // H, the hint's only key, for rotating 180°: the hint has none left.
+    await page.click(button('r180', 0));
+    await page.keyboard.press('KeyH');
+    assertEqual(await text(page, '#key-warning'), 'H was bound to Hint on/off: it now does Rotate 180° instead. Hint on/off has no key now: bind one to it.', 'the warning');
+    // A key the action has already: no warning.
+    await page.click(button('cw', 0));
+    await page.keyboard.press('KeyC');
+    assert(await page.$eval('#key-warning', (n) => n.hidden), 'no warning for a key of the same action');
+    await page.click('#settings-done');
+    // C rotates and holds nothing.
+    await page.keyboard.press('KeyC');
+    assertEqual(await page.$eval('#play-board', (n) => n.dataset.piece.split(' ').slice(0, 2).join(' ')), 'T right', 'C rotates clockwise');
+    assertEqual(await page.$eval('#play-hold', (n) => n.dataset.piece), 'O', 'C does not hold');
+    assertEqual(page.problems, [], 'console');
+    await page.browserContext().close();
   });
 
   await check('Play: New game and F2 choose the seed the same way, with the rules of the game', async () => {
-    const context = await browser.createBrowserContext();
-    let page = await context.newPage();
     // The seeds the page draws, in order.
-    await page.evaluateOnNewDocument(() => {
+    const page = await openApart(browser, base, `play=1&seed=3&kicks=srs%2B&${FIRST_PC}`, (p) => p.evaluateOnNewDocument(() => {
       const seeds = [4242, 9191];
       crypto.getRandomValues = (a) => { a[0] = seeds.shift() ?? 1; return a; };
-    });
-    page = await open(browser, base, 'play=1&seed=3&kicks=srs%2B&field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ', { page });
+    }));
     const game = () => page.evaluate(() => ({
       seed: document.getElementById('play-seed').textContent,
       turn: document.getElementById('play-panel').dataset.turn,
@@ -233,7 +268,7 @@ export async function playChecks({ browser, base, recommend, out }) {
     await page.keyboard.press('F2');
     assertEqual(await game(), { seed: '9191', turn: '0', kicks: 'srs+', link: '9191' }, 'F2');
     assertEqual(page.problems, [], 'console');
-    await context.close();
+    await page.browserContext().close();
   });
 
   await check('Play: a lost PC ends the game with a review, worst first, and the game as a fumen', async () => {
