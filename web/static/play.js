@@ -663,6 +663,7 @@ export class Play {
 
   showReview() {
     const panel = $('review-panel');
+    const opening = panel.hidden;
     panel.hidden = false;
     $('review-title-text').textContent = this.over?.kind === 'done' ? 'Done: 10 PCs in a row' : 'Game over';
     $('review-message').textContent = `${this.over?.message ?? ''} PCs made: ${this.game.pcs}.`;
@@ -700,6 +701,13 @@ export class Play {
     }
     // Answers still coming for the review: ask for them (after the position on screen).
     for (const { entry } of rows) this.ask(entry.key, 1);
+    if (opening) {
+      // The game ended: bring the review into view once, filled (a smooth scroll goes as
+      // far as the page is long when it starts); answers arriving later redraw it in place.
+      // At a phone's width it is below the field and the guide.
+      const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+      panel.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+    }
   }
 
   // --- messages and controls ----------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Play mode in headless Chromium: a scripted player that plays by keyboard events only,
 // following the page's hints, checked against the native `recommend` example at every
 // step; a worse move and its chance lost; undo; settings and a rebound key; a key taken
-// from another action; New game and F2.
+// from another action; New game and F2; the review brought into view.
 import { join } from 'node:path';
 import {
   alerts, assert, assertEqual, check, difference, figures, native, nativeFraction, open, sleep, sortCells, text,
@@ -271,34 +271,50 @@ export async function playChecks({ browser, base, recommend, out }) {
     await page.browserContext().close();
   });
 
-  await check('Play: a lost PC ends the game with a review, worst first, and the game as a fumen', async () => {
-    // The grace system field: the T hard-dropped from its spawn lands on the stack, above
-    // the clear line.
-    const page = await open(browser, base, 'play=1&seed=5&field=%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23....&hold=I&queue=TJLOSZ&bag=I');
-    await waitAnswer(page);
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('Space'); // into the well, flat
-    await waitAnswer(page);
-    await page.keyboard.press('Space');
-    await page.waitForFunction(() => !document.getElementById('review-panel').hidden, { timeout: 30_000 });
-    assertEqual(await page.$eval('#play-panel', (n) => n.dataset.over), 'lost', 'over');
-    await page.waitForFunction(() => [...document.querySelectorAll('#review-table tbody tr')].every((r) => r.dataset.lost), { timeout: 30_000 });
-    const rows = await page.$$eval('#review-table tbody tr', (r) => r.map((n) => ({ index: Number(n.dataset.index), lost: n.dataset.lost })));
-    assertEqual(rows.length, 2, 'review rows');
-    // Worst first.
-    const value = (f) => Number(f.split('/')[0]) / Number(f.split('/')[1]);
-    assert(value(rows[0].lost) >= value(rows[1].lost) && value(rows[0].lost) > 0, `review order ${JSON.stringify(rows)}`);
-    const fumen = await page.$eval('#review-fumen', (n) => n.value);
-    assert(fumen.startsWith('v115@'), `fumen ${fumen}`);
-    assert((await page.$eval('#review-link', (n) => n.href)).endsWith(fumen), 'fumen link');
-    await page.screenshot({ path: join(out, 'play-review.png'), fullPage: true });
-    // Undo takes the losing move back.
-    await page.keyboard.press('Backspace');
-    assertEqual(await page.$eval('#play-panel', (n) => n.dataset.over), '', 'not over after undo');
-    assertEqual(page.problems, [], 'console');
-    await page.close();
+  await check('Play: a lost PC ends the game with a review brought into view (360 and 1280 px), worst first, and the game as a fumen', async () => {
+    for (const [width, height] of [[360, 740], [1280, 800]]) await lostGame(browser, base, out, width, height);
   });
+}
+
+/** A game that loses its PC, at this window size: the review, in view. */
+async function lostGame(browser, base, out, width, height) {
+  // The grace system field: the T hard-dropped from its spawn lands on the stack, above
+  // the clear line.
+  const page = await open(browser, base, 'play=1&seed=5&field=%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23....&hold=I&queue=TJLOSZ&bag=I', { width, height });
+  await waitAnswer(page);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space'); // into the well, flat
+  await waitAnswer(page);
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => !document.getElementById('review-panel').hidden, { timeout: 30_000 });
+  // The page scrolls the review into view: its top at the top of the window, or the page
+  // at its end when the review is shorter than the window.
+  const inView = () => {
+    const r = document.getElementById('review-panel').getBoundingClientRect();
+    const end = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+    return r.top >= -2 && r.top < window.innerHeight && (r.top <= 2 || end);
+  };
+  await page.waitForFunction(inView, { timeout: 5_000, polling: 50 }).catch(async () => {
+    const top = await page.$eval('#review-panel', (n) => Math.round(n.getBoundingClientRect().top));
+    throw new Error(`at ${width} px the review is not in view: its top at ${top} px, the window ${height} px high`);
+  });
+  assertEqual(await page.$eval('#play-panel', (n) => n.dataset.over), 'lost', 'over');
+  await page.waitForFunction(() => [...document.querySelectorAll('#review-table tbody tr')].every((r) => r.dataset.lost), { timeout: 30_000 });
+  const rows = await page.$$eval('#review-table tbody tr', (r) => r.map((n) => ({ index: Number(n.dataset.index), lost: n.dataset.lost })));
+  assertEqual(rows.length, 2, 'review rows');
+  // Worst first.
+  const value = (f) => Number(f.split('/')[0]) / Number(f.split('/')[1]);
+  assert(value(rows[0].lost) >= value(rows[1].lost) && value(rows[0].lost) > 0, `review order ${JSON.stringify(rows)}`);
+  const fumen = await page.$eval('#review-fumen', (n) => n.value);
+  assert(fumen.startsWith('v115@'), `fumen ${fumen}`);
+  assert((await page.$eval('#review-link', (n) => n.href)).endsWith(fumen), 'fumen link');
+  await page.screenshot({ path: join(out, `play-review-${width}.png`) });
+  // Undo takes the losing move back.
+  await page.keyboard.press('Backspace');
+  assertEqual(await page.$eval('#play-panel', (n) => n.dataset.over), '', 'not over after undo');
+  assertEqual(page.problems, [], 'console');
+  await page.close();
 }
