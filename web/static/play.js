@@ -294,7 +294,7 @@ export class Play {
         return;
       }
       this.history.push({ game: before, log: this.log.length, over: this.over });
-      this.log.push({ kind: 'hold', key, turn: before.turn, piece: form.queue[0] });
+      this.log.push({ kind: 'hold', key, turn: before.turn, piece: form.queue[0], move: { into: true } });
       this.setGame(answer.game);
       return;
     }
@@ -459,7 +459,7 @@ export class Play {
       // Only holding first was computed (the hold slot was empty): no exact chance before.
       const after = entry.kind === 'hold' ? fraction(a.hold_first.fraction) : null;
       return {
-        before: null, after, lost: null, partial: true, best: 'hold first (placing now was not computed)', bestKeys: 'hold',
+        before: null, after, lost: null, partial: true, best: `${this.holdName(entry)} (placing now was not computed)`, bestKeys: 'hold',
       };
     }
     const before = fraction(a.chance.fraction);
@@ -474,10 +474,27 @@ export class Play {
     const holdFirst = a.hold_first && (!best || compare(fraction(a.hold_first.fraction), fraction(best.chance.fraction)) > 0);
     return {
       before, after, lost: minus(before, after),
-      best: holdFirst ? 'hold first' : best ? describe(best) : 'no move',
+      best: holdFirst ? this.holdName(entry) : best ? this.moveName(best) : 'no move',
       bestKeys: holdFirst ? 'hold' : best?.keys ?? '',
       bestCells: holdFirst ? null : best?.cells,
     };
+  }
+
+  // --- names --------------------------------------------------------------------------------
+
+  /** A move's name (see moveName): a ranked move, a hint, or a log entry's move with its piece. */
+  moveName(move) {
+    return moveName(this.tables, move);
+  }
+
+  /** The name of the move a log entry made. */
+  entryName(entry) {
+    return this.moveName({ ...entry.move, piece: entry.piece });
+  }
+
+  /** The name of holding into the empty slot in the position a log entry started from. */
+  holdName(entry) {
+    return this.moveName({ piece: JSON.parse(entry.key).queue[0], into: true });
   }
 
   // --- drawing ----------------------------------------------------------------------------
@@ -588,11 +605,11 @@ export class Play {
       if (hint.first) {
         text = 'hold';
         holdMark = 'first';
-        $('hint-text').textContent = `Press hold first, then place once the next piece shows: ${hint.chance.fraction}`;
+        $('hint-text').textContent = `${this.moveName({ piece: form.queue[0], into: true })} first, then place once the next piece shows: ${hint.chance.fraction}`;
       } else {
         text = hint.keys ?? '';
         holdMark = String(hint.hold && !this.holdPressed);
-        $('hint-text').textContent = `${hint.hold && !this.holdPressed ? 'Hold, then ' : ''}${describe(hint)}: ${hint.chance.fraction}`;
+        $('hint-text').textContent = `${this.moveName(hint)}: ${hint.chance.fraction}`;
       }
     } else {
       $('hint-text').textContent = this.settings.hint ? (this.over ? '' : 'The hint shows once the chance is known.') : 'Hint off (H).';
@@ -631,7 +648,7 @@ export class Play {
     } else {
       lastBox.hidden = false;
       const j = last.judged;
-      $('last-what').textContent = last.entry.kind === 'hold' ? `Hold (${last.entry.piece} into the empty slot)` : `${last.entry.piece} ${last.entry.move.orientation}${last.entry.move.hold ? ' with hold' : ''}`;
+      $('last-what').textContent = this.entryName(last.entry);
       $('last-before').textContent = j ? fractionText(j.before) : '…';
       $('last-after').textContent = j ? fractionText(j.after) : '…';
       const lost = $('chance-lost');
@@ -655,8 +672,8 @@ export class Play {
       dataset: { index: i },
     },
     el('span', { class: 'n' }, `${i + 1}.`),
-    entry.kind === 'hold' ? 'hold ' : pieceIcon(entry.piece, 8),
-    el('span', { class: 'what' }, entry.kind === 'hold' ? `${entry.piece} held` : ` ${entry.move.orientation}`),
+    pieceIcon(entry.piece, 8),
+    el('span', { class: 'what' }, this.entryName(entry)),
     el('span', { class: 'num' }, judged ? `${fractionText(judged.before)} → ${fractionText(judged.after)}` : '…'),
     judged && lossy(judged) ? el('span', { class: 'loss' }, `−${formatPercent(fractionPercent(judged.lost))}`) : '')));
   }
@@ -676,7 +693,7 @@ export class Play {
     const tbody = $('review-table').querySelector('tbody');
     tbody.replaceChildren(...sorted.map(({ entry, i, j }) => el('tr', { dataset: { index: i, lost: j?.lost ? fractionText(j.lost) : '' } },
       el('td', { class: 'rank' }, String(i + 1)),
-      el('td', {}, entry.kind === 'hold' ? `hold ${entry.piece}` : `${entry.piece} ${entry.move.orientation}${entry.move.hold ? ' (hold)' : ''}`),
+      el('td', { class: 'what' }, this.entryName(entry)),
       el('td', { class: 'num' }, j ? fractionText(j.before) : '…'),
       el('td', { class: 'num' }, j ? fractionText(j.after) : '…'),
       el('td', { class: 'num lost-cell' }, j ? (lossy(j) ? `${fractionText(j.lost)} (${formatPercent(fractionPercent(j.lost))})` : j.lost ? '0' : '?') : '…'),
@@ -762,6 +779,28 @@ function lossy(j) {
   return !!(j && j.lost && j.lost.n > 0n);
 }
 
-function describe(m) {
-  return `${m.piece} ${m.orientation}`;
+/** A set of cells moved to the corner, as text: the same for the same shape anywhere. */
+function shapeOf(cells) {
+  const x0 = Math.min(...cells.map(([x]) => x));
+  const y0 = Math.min(...cells.map(([, y]) => y));
+  return cells.map(([x, y]) => `${x - x0},${y - y0}`).sort().join(' ');
+}
+
+/**
+ * The name of a move, one for the hint, the last move, the log and the review. It comes
+ * from the cells, not from how the piece was turned: S turned left and S turned right to
+ * the same cells are one placement. The piece, the orientation the engine reports (the
+ * first of spawn, right, reverse, left with that shape: I, S and Z upright are `right`,
+ * O is `spawn`), and the columns, from 1 at the left: `S right, columns 4–5, with hold`.
+ * `move`: {piece, cells, hold}, or {piece, into: true} for a hold into the empty slot.
+ */
+function moveName(tables, move) {
+  if (move.into) return `${move.piece} into the hold slot`;
+  const p = tables.pieces.indexOf(move.piece);
+  const shape = shapeOf(move.cells);
+  const o = tables.cells[p].findIndex((cells) => shapeOf(cells) === shape);
+  const xs = move.cells.map(([x]) => x + 1);
+  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+  const columns = lo === hi ? `column ${lo}` : `columns ${lo}–${hi}`;
+  return `${move.piece} ${ORIENTATIONS[o] ?? move.orientation}, ${columns}${move.hold ? ', with hold' : ''}`;
 }

@@ -1,7 +1,8 @@
 // Play mode in headless Chromium: a scripted player that plays by keyboard events only,
 // following the page's hints, checked against the native `recommend` example at every
 // step; a worse move and its chance lost; undo; settings and a rebound key; a key taken
-// from another action; New game and F2; the review brought into view.
+// from another action; New game and F2; the review brought into view; one name for a move
+// everywhere.
 import { join } from 'node:path';
 import {
   alerts, assert, assertEqual, check, difference, figures, native, nativeFraction, open, sleep, sortCells, text,
@@ -25,6 +26,12 @@ async function openApart(browser, base, query, before = async () => {}) {
   const page = await (await browser.createBrowserContext()).newPage();
   await before(page);
   return open(browser, base, query, { page });
+}
+
+/** The name the hint gives its move (#hint-text is `NAME: CHANCE`). */
+async function hintName(page) {
+  const t = await text(page, '#hint-text');
+  return t.slice(0, t.lastIndexOf(': '));
 }
 
 /** Waits until the chance on screen answers the position on screen. */
@@ -90,11 +97,15 @@ async function followHint(page, recommend, log) {
     log.checked += 1;
   }
   log.chances.push(s.chance);
+  const name = await hintName(page);
   if (s.hold === 'first' || s.hold === 'true') await page.keyboard.press('KeyC');
   if (s.hold === 'first') return { held: true };
   await press(page, s.keys);
   const placed = JSON.parse(await page.$eval('#play-panel', (n) => n.dataset.lastCells));
   assertEqual(sortCells(placed), sortCells(s.cells), 'the keys place the hinted move');
+  // The move is named in the log as the hint named it.
+  assertEqual(await text(page, '#last-what'), name, 'the last move named as the hint named it');
+  assertEqual(await text(page, '#move-log li:first-child .what'), name, 'the log names it the same');
   const after = await position(page);
   const pc = after.field.replaceAll('.', '').replaceAll('/', '') === '' && form.field.replaceAll('.', '').replaceAll('/', '') !== '';
   return { placed: true, pc };
@@ -250,6 +261,26 @@ export async function playChecks({ browser, base, recommend, out }) {
     await page.browserContext().close();
   });
 
+  await check('Play: a move has one name in the hint, the last move and the log', async () => {
+    // S turned counter-clockwise (left) covers the cells of S right one column over: the
+    // engine reports it as right, and so must every name of it.
+    const page = await open(browser, base, 'play=1&seed=1&field=%23%23%23%23......&hold=O&queue=SZTLJI&bag=OTSZLJ');
+    await waitAnswer(page);
+    const bestName = await hintName(page);
+    await page.keyboard.press('KeyZ');
+    await page.keyboard.press('Space');
+    const cells = JSON.parse(await page.$eval('#play-panel', (e) => e.dataset.lastCells));
+    const xs = cells.map(([x]) => x + 1);
+    const name = `S right, columns ${Math.min(...xs)}–${Math.max(...xs)}`;
+    assertEqual(await text(page, '#last-what'), name, 'the last move');
+    assertEqual(await text(page, '#move-log li:first-child .what'), name, 'the log');
+    await page.waitForFunction(() => document.getElementById('chance-lost').dataset.fraction, { timeout: 10_000 });
+    const verdict = await text(page, '#last-verdict');
+    assert(verdict.includes(`; the best was ${bestName} (`), `the verdict "${verdict}" should name the best move "${bestName}"`);
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  });
+
   await check('Play: New game and F2 choose the seed the same way, with the rules of the game', async () => {
     // The seeds the page draws, in order.
     const page = await openApart(browser, base, `play=1&seed=3&kicks=srs%2B&${FIRST_PC}`, (p) => p.evaluateOnNewDocument(() => {
@@ -311,6 +342,9 @@ async function lostGame(browser, base, out, width, height) {
   const fumen = await page.$eval('#review-fumen', (n) => n.value);
   assert(fumen.startsWith('v115@'), `fumen ${fumen}`);
   assert((await page.$eval('#review-link', (n) => n.href)).endsWith(fumen), 'fumen link');
+  // Each placement has the name the log gave it.
+  const names = (selector) => page.$$eval(selector, (r) => Object.fromEntries(r.map((n) => [n.dataset.index, n.querySelector('.what').textContent])));
+  assertEqual(await names('#review-table tbody tr'), await names('#move-log li'), 'the review names the moves as the log does');
   await page.screenshot({ path: join(out, `play-review-${width}.png`) });
   // Undo takes the losing move back.
   await page.keyboard.press('Backspace');
