@@ -9,7 +9,7 @@ import {
   $, el, pieceIcon, buildBoard, paintBoard, keysView, formatPercent, formatSeconds, fraction, minus,
   compare, fractionText, fractionPercent, sameCells, COLS,
 } from './ui.js';
-import { actionOf, saveSettings } from './settings.js';
+import { actionOf, keyLabel, saveSettings, stepCap, stepsText } from './settings.js';
 
 const ROWS_SHOWN = 22; // the 20 rows of the field and the two pieces spawn in
 const ORIENTATIONS = ['spawn', 'right', 'reverse', 'left'];
@@ -475,12 +475,13 @@ export class Play {
     return {
       before, after, lost: minus(before, after),
       best: holdFirst ? this.holdName(entry) : best ? this.moveName(best) : 'no move',
-      bestKeys: holdFirst ? 'hold' : best?.keys ?? '',
+      // A ranked move's keys leave hold out (its `hold` says so): it is pressed first.
+      bestKeys: holdFirst ? 'hold' : best ? `${best.hold ? 'hold ' : ''}${best.keys}` : '',
       bestCells: holdFirst ? null : best?.cells,
     };
   }
 
-  // --- names --------------------------------------------------------------------------------
+  // --- names and keys -----------------------------------------------------------------------
 
   /** A move's name (see moveName): a ranked move, a hint, or a log entry's move with its piece. */
   moveName(move) {
@@ -495,6 +496,11 @@ export class Play {
   /** The name of holding into the empty slot in the position a log entry started from. */
   holdName(entry) {
     return this.moveName({ piece: JSON.parse(entry.key).queue[0], into: true });
+  }
+
+  /** A move's keys as caps of the player's own keys (the settings' bindings). */
+  capsView(keys) {
+    return keysView(keys, (step) => stepCap(this.settings, step));
   }
 
   // --- drawing ----------------------------------------------------------------------------
@@ -612,13 +618,15 @@ export class Play {
         $('hint-text').textContent = `${this.moveName(hint)}: ${hint.chance.fraction}`;
       }
     } else {
-      $('hint-text').textContent = this.settings.hint ? (this.over ? '' : 'The hint shows once the chance is known.') : 'Hint off (H).';
+      const key = this.settings.keys.hint?.[0];
+      $('hint-text').textContent = this.settings.hint ? (this.over ? '' : 'The hint shows once the chance is known.') : `Hint off${key ? ` (${keyLabel(key)})` : ''}.`;
     }
     if (keys.textContent !== text) keys.textContent = text;
     keys.dataset.hold = holdMark;
-    if ($('hint-caps').dataset.keys !== `${holdMark} ${text}`) {
-      const caps = text ? keysView(holdMark === 'true' ? `hold ${text}` : text) : el('span');
-      caps.dataset.keys = `${holdMark} ${text}`;
+    const capsFor = `${holdMark} ${text} ${JSON.stringify(this.settings.keys)}`;
+    if ($('hint-caps').dataset.for !== capsFor) {
+      const caps = text ? this.capsView(holdMark === 'true' ? `hold ${text}` : text) : el('span');
+      caps.dataset.for = capsFor;
       caps.id = 'hint-caps';
       $('hint-caps').replaceWith(caps);
     }
@@ -658,7 +666,7 @@ export class Play {
         else delete lost.dataset.fraction;
         lastBox.classList.toggle('lost', lossy(j));
         $('last-verdict').textContent = lossy(j)
-          ? `lost ${formatPercent(fractionPercent(j.lost))}; the best was ${j.best}${j.bestKeys ? ` (${j.bestKeys})` : ''}`
+          ? `lost ${formatPercent(fractionPercent(j.lost))}; the best was ${j.best}${j.bestKeys ? ` (${stepsText(this.settings, j.bestKeys)})` : ''}`
           : j.partial ? 'with the hold slot empty only holding first is computed' : 'the best move';
       } else {
         lost.textContent = '…';
@@ -698,7 +706,7 @@ export class Play {
       el('td', { class: 'num' }, j ? fractionText(j.after) : '…'),
       el('td', { class: 'num lost-cell' }, j ? (lossy(j) ? `${fractionText(j.lost)} (${formatPercent(fractionPercent(j.lost))})` : j.lost ? '0' : '?') : '…'),
       el('td', {}, j ? (lossy(j) ? j.best : '—') : ''),
-      el('td', {}, j && lossy(j) ? keysView(j.bestKeys) : ''))));
+      el('td', {}, j && lossy(j) ? this.capsView(j.bestKeys) : ''))));
     // The game as a fumen, one page per placement, each with its chances.
     const moves = rows.filter((r) => r.entry.kind === 'move');
     const comments = moves.map(({ entry, i, j }) => `${i + 1}. ${entry.piece}: ${j ? `${fractionText(j.before)} -> ${fractionText(j.after)}${lossy(j) ? ` (lost ${fractionText(j.lost)})` : ''}` : '?'}`);

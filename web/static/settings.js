@@ -114,6 +114,31 @@ export function bind(settings, action, slot, code) {
   return owner && owner !== action ? { from: owner } : null;
 }
 
+// The actions of the `recommend` example's key notation (`sd`: soft drop held down to the
+// bottom, `d`: one row).
+const STEP_ACTIONS = {
+  L: 'left', R: 'right', cw: 'cw', ccw: 'ccw', 180: 'r180', d: 'softDrop', sd: 'softDrop', hd: 'hardDrop', hold: 'hold',
+};
+
+/**
+ * A step of a move's keys as the player presses it: [the first key bound to its action,
+ * what it does], e.g. `hold` → [`C`, `hold (C)`] with the default keys.
+ */
+export function stepCap(settings, step) {
+  const action = STEP_ACTIONS[step];
+  if (!action) return [step, step];
+  const code = settings.keys[action]?.[0];
+  const name = actionName(action).toLowerCase();
+  if (!code) return [name, `${name}: no key bound (Settings)`];
+  const label = keyLabel(code);
+  return step === 'sd' ? [`${label}…`, `soft drop to the bottom: keep ${label} down`] : [label, `${name} (${label})`];
+}
+
+/** A move's keys as the player presses them, as text: `L L cw hd` → `← ← ↑ Space`. */
+export function stepsText(settings, keys) {
+  return (keys ?? '').split(' ').filter(Boolean).map((k) => stepCap(settings, k)[0]).join(' ');
+}
+
 /** A key code as people read it: `ArrowLeft` → ←, `KeyZ` → Z, `ControlLeft` → Ctrl. */
 export function keyLabel(code) {
   if (!code) return '—';

@@ -18,7 +18,6 @@ const SHAPES = {
 export const KEY_NAMES = {
   L: ['←', 'left'], R: ['→', 'right'], cw: ['↻', 'rotate clockwise'], ccw: ['↺', 'rotate counter-clockwise'],
   180: ['180', 'rotate 180°'], d: ['↓', 'soft drop one row'], sd: ['⇊', 'soft drop to the bottom'], hd: ['⤓', 'hard drop'],
-  hold: ['H', 'hold'],
 };
 
 export const $ = (id) => document.getElementById(id);
@@ -108,15 +107,18 @@ export function paintBoard(board, rows, fill, overlays = [], clearLine = undefin
   board.style.setProperty('--clear', clearLine ?? rows);
 }
 
-/** Keys as key caps; `data-keys` holds them as text. */
-export function keysView(keys) {
+/**
+ * Keys (the `recommend` example's notation) as key caps; `data-keys` holds them as text.
+ * `cap(step)` gives a step's [glyph, title]: Play mode shows the player's own keys.
+ */
+export function keysView(keys, cap = (k) => KEY_NAMES[k] ?? [k, k]) {
   const span = el('span', { class: 'keys', dataset: { keys: keys ?? '' } });
   if (!keys) {
     span.textContent = '—';
     return span;
   }
   for (const k of keys.split(' ')) {
-    const [glyph, name] = KEY_NAMES[k] ?? [k, k];
+    const [glyph, name] = cap(k);
     span.append(el('kbd', { title: name }, glyph));
   }
   return span;

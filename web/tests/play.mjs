@@ -1,8 +1,8 @@
 // Play mode in headless Chromium: a scripted player that plays by keyboard events only,
 // following the page's hints, checked against the native `recommend` example at every
-// step; a worse move and its chance lost; undo; settings and a rebound key; a key taken
-// from another action; New game and F2; the review brought into view; one name for a move
-// everywhere.
+// step; a worse move and its chance lost; undo; settings and a rebound key; the hint in
+// the player's own keys; one name for a move everywhere; the review brought into view;
+// a key taken from another action; New game and F2.
 import { join } from 'node:path';
 import {
   alerts, assert, assertEqual, check, difference, figures, native, nativeFraction, open, sleep, sortCells, text,
@@ -13,6 +13,28 @@ const FIRST_PC = 'field=%23%23%23%23......&hold=O&queue=TSZLJI&bag=OTSZLJ';
 
 // The keys of the recommend example's notation, as the default bindings press them.
 const KEYS = { L: 'ArrowLeft', R: 'ArrowRight', cw: 'KeyX', ccw: 'KeyZ', 180: 'KeyA', hd: 'Space' };
+// The hint's key caps with the default bindings: the first key of each action (`sd`: soft
+// drop kept down to the bottom).
+const DEFAULT_CAPS = {
+  L: '←', R: '→', cw: '↑', ccw: 'Z', 180: 'A', d: '↓', sd: '↓…', hd: 'Space', hold: 'C',
+};
+
+/** The caps the hint should show for its keys and hold mark, with these caps per step. */
+function expectedCaps(keys, hold, caps = DEFAULT_CAPS) {
+  const steps = hold === 'first' ? ['hold'] : [...(hold === 'true' ? ['hold'] : []), ...keys.split(' ').filter(Boolean)];
+  return steps.map((k) => caps[k]);
+}
+
+/** The hint's key caps as shown. */
+async function hintCaps(page) {
+  return page.$$eval('#hint-caps kbd', (caps) => caps.map((k) => k.textContent));
+}
+
+/** The name the hint gives its move (#hint-text is `NAME: CHANCE`). */
+async function hintName(page) {
+  const t = await text(page, '#hint-text');
+  return t.slice(0, t.lastIndexOf(': '));
+}
 
 async function turn(page) {
   return page.$eval('#play-panel', (n) => n.dataset.turn);
@@ -26,12 +48,6 @@ async function openApart(browser, base, query, before = async () => {}) {
   const page = await (await browser.createBrowserContext()).newPage();
   await before(page);
   return open(browser, base, query, { page });
-}
-
-/** The name the hint gives its move (#hint-text is `NAME: CHANCE`). */
-async function hintName(page) {
-  const t = await text(page, '#hint-text');
-  return t.slice(0, t.lastIndexOf(': '));
 }
 
 /** Waits until the chance on screen answers the position on screen. */
@@ -96,6 +112,7 @@ async function followHint(page, recommend, log) {
     }
     log.checked += 1;
   }
+  assertEqual(await hintCaps(page), expectedCaps(s.keys, s.hold), `hint caps of ${s.hold} ${s.keys}`);
   log.chances.push(s.chance);
   const name = await hintName(page);
   if (s.hold === 'first' || s.hold === 'true') await page.keyboard.press('KeyC');
@@ -161,10 +178,15 @@ export async function playChecks({ browser, base, recommend, out }) {
     const worse = n.moves.find((m) => !m.hold && frac(m) !== best && m.probability[0] > 0);
     assert(worse, 'a worse move');
     const before = await snapshot(page);
+    const [bestName, bestCaps] = [await hintName(page), await hintCaps(page)];
     await press(page, worse.path);
     await page.waitForFunction(() => document.getElementById('chance-lost').dataset.fraction, { timeout: 10_000 });
     const lost = await page.$eval('#chance-lost', (n) => n.dataset.fraction);
     assertEqual(lost, difference(best, frac(worse)), 'chance lost');
+    // The best move as the hint named it, with the keys it showed (hold first).
+    const verdict = await text(page, '#last-verdict');
+    const bestSaid = `; the best was ${bestName} (${bestCaps.join(' ')})`;
+    assert(verdict.endsWith(bestSaid), `the verdict "${verdict}" should end "${bestSaid}"`);
     assertEqual(await text(page, '#last-before'), best, 'chance before');
     assertEqual(await text(page, '#last-after'), frac(worse), 'chance after');
     figures.play_worse_move = { best, played: frac(worse), lost };
@@ -231,6 +253,24 @@ export async function playChecks({ browser, base, recommend, out }) {
     await page.browserContext().close();
   });
 
+  await check('Play: the hint shows its keys in the player\'s own bindings, and they play it', async () => {
+    const keys = { hold: ['KeyV'], left: ['KeyJ'], right: ['KeyL'], hardDrop: ['KeyK'], cw: ['KeyI'], ccw: ['KeyU'] };
+    const page = await openApart(browser, base, `play=1&seed=1&${FIRST_PC}`,
+      (p) => p.evaluateOnNewDocument((k) => localStorage.setItem('pc-settings-v1', JSON.stringify({ keys: k })), keys));
+    await waitAnswer(page);
+    const s = await shown(page);
+    assertEqual(s.hold, 'true', 'the best move holds (O from the hold slot)');
+    const caps = await hintCaps(page);
+    assertEqual(caps, expectedCaps(s.keys, s.hold, { ...DEFAULT_CAPS, hold: 'V', L: 'J', R: 'L', hd: 'K', cw: 'I', ccw: 'U' }), `hint caps of hold ${s.keys}`);
+    // Pressing the keys the caps show plays the hinted move.
+    const codeOf = { '←': 'ArrowLeft', '→': 'ArrowRight', '↑': 'ArrowUp', '↓': 'ArrowDown', Space: 'Space' };
+    for (const cap of caps) await page.keyboard.press(codeOf[cap] ?? `Key${cap}`);
+    const placed = JSON.parse(await page.$eval('#play-panel', (n) => n.dataset.lastCells));
+    assertEqual(sortCells(placed), sortCells(s.cells), 'the caps place the hinted move');
+    assertEqual(page.problems, [], 'console');
+    await page.browserContext().close();
+  });
+
   await check('Play: a key taken from another action moves, with a warning naming that action', async () => {
     const page = await openApart(browser, base, `play=1&seed=1&${FIRST_PC}`);
     await waitAnswer(page);
@@ -253,7 +293,8 @@ export async function playChecks({ browser, base, recommend, out }) {
     await page.keyboard.press('KeyC');
     assert(await page.$eval('#key-warning', (n) => n.hidden), 'no warning for a key of the same action');
     await page.click('#settings-done');
-    // C rotates and holds nothing.
+    // The hint's hold is Shift now; C rotates and holds nothing.
+    assertEqual((await hintCaps(page))[0], 'Shift', 'the hint\'s hold key');
     await page.keyboard.press('KeyC');
     assertEqual(await page.$eval('#play-board', (n) => n.dataset.piece.split(' ').slice(0, 2).join(' ')), 'T right', 'C rotates clockwise');
     assertEqual(await page.$eval('#play-hold', (n) => n.dataset.piece), 'O', 'C does not hold');
@@ -266,7 +307,7 @@ export async function playChecks({ browser, base, recommend, out }) {
     // engine reports it as right, and so must every name of it.
     const page = await open(browser, base, 'play=1&seed=1&field=%23%23%23%23......&hold=O&queue=SZTLJI&bag=OTSZLJ');
     await waitAnswer(page);
-    const bestName = await hintName(page);
+    const [bestName, bestCaps] = [await hintName(page), await hintCaps(page)];
     await page.keyboard.press('KeyZ');
     await page.keyboard.press('Space');
     const cells = JSON.parse(await page.$eval('#play-panel', (e) => e.dataset.lastCells));
@@ -276,7 +317,8 @@ export async function playChecks({ browser, base, recommend, out }) {
     assertEqual(await text(page, '#move-log li:first-child .what'), name, 'the log');
     await page.waitForFunction(() => document.getElementById('chance-lost').dataset.fraction, { timeout: 10_000 });
     const verdict = await text(page, '#last-verdict');
-    assert(verdict.includes(`; the best was ${bestName} (`), `the verdict "${verdict}" should name the best move "${bestName}"`);
+    const bestSaid = `; the best was ${bestName} (${bestCaps.join(' ')})`;
+    assert(verdict.endsWith(bestSaid), `the verdict "${verdict}" should end "${bestSaid}"`);
     assertEqual(page.problems, [], 'console');
     await page.close();
   });
