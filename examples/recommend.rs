@@ -40,14 +40,15 @@ const DEFAULT_BAG: &str = "IOSTZ";
 /// chance are ranked by it.
 ///
 /// Which positions are fast: the cost grows with the pieces of the PC not revealed yet
-/// (needed, plus one with hold, minus the hold and the queue). With the PC field graph
-/// of the rules (`graph build`), a position on its fields with the hold slot filled and
-/// one to four pieces unknown (the first decisions of every PC from an empty field) takes
-/// a fraction of a second; so does any position with at most two unknown. Without the
-/// graph, three or four unknown with the hold filled take the layered search about a
-/// second to ten. An empty hold slot, a 2-line PC or more than four unknown are left to
-/// the depth-first search, which can take hours: it shows its progress on a terminal and
-/// stops at --time-limit.
+/// (needed, plus one with hold, minus the hold, the queue and a piece the bag forces).
+/// With the PC field graph of the rules (`graph build`), a position on its fields with
+/// one to four pieces unknown and at least as many previews, the hold slot filled or
+/// empty (the first decisions of every PC from an empty field, the first of a game
+/// included), takes a second at most; so does any position with at most two unknown.
+/// Without the graph, three or four unknown with the hold filled take the layered search
+/// about a second to ten. Other empty hold slots, a 2-line PC or more than four unknown
+/// are left to the depth-first search, which can take hours: it shows its progress on a
+/// terminal and stops at --time-limit.
 #[derive(Parser)]
 #[command(
     name = "recommend",

@@ -3,7 +3,8 @@
 //! `Solver::best_move`) with a fresh solver (cold: the sets of queues that finish a field
 //! and the children found are learnt as the walk meets them), the same decision asked of
 //! a solver that answered it already (remembered), and four other starts asked of one
-//! solver; loading the graph file, until it returns and until the lookup tables it makes
+//! solver; the first decision of a game (the hold slot empty) and a start with four
+//! previews whose next piece the bag forces; loading the graph file, until it returns and until the lookup tables it makes
 //! on another thread are made. Values are asserted before timing.
 //!
 //! The graph of SRS with soft drop must be in the cache folder first (`$PC_GRAPH_DIR`, or
@@ -79,6 +80,15 @@ fn bench_graph(c: &mut Criterion) {
         Solver::with_options(rules.clone(), options).unwrap()
     };
 
+    let forced_solver = || {
+        let options = SolverOptions {
+            graph: Some(graph.clone()),
+            preview: 4,
+            ..SolverOptions::default()
+        };
+        Solver::with_options(rules.clone(), options).unwrap()
+    };
+
     // The published exact tool's example: I held, J L O S T Z in view, a fresh bag after.
     let jlostz = start(Piece::I, "JLOSTZ");
     let ranking = solver().recommend(&jlostz).unwrap();
@@ -108,6 +118,37 @@ fn bench_graph(c: &mut Criterion) {
             }
         })
     });
+    // The first decision of a game: the hold slot empty, L S I T J O in view, Z the last
+    // piece of the first bag.
+    let game = Position::new(Default::default(), Piece::L)
+        .with_preview(&pieces("SITJO"))
+        .with_bag("Z".parse().unwrap());
+    let ranking = solver().recommend(&game).unwrap();
+    assert_eq!(ranking.engine, Engine::Graph);
+    assert_eq!(ranking.chance.to_string(), "69/70");
+    group.bench_function(
+        "first decision of a game, LSITJO, Z forced, empty hold, full ranking, cold",
+        |b| b.iter(|| black_box(solver().recommend(black_box(&game)).unwrap().moves.len())),
+    );
+    // A start of a PC with four previews whose fifth piece the bag forces.
+    let forced = start(Piece::I, "JLOST").with_bag("Z".parse().unwrap());
+    let ranking = forced_solver().recommend(&forced).unwrap();
+    assert_eq!(ranking.engine, Engine::Graph);
+    assert_eq!(ranking.chance.to_string(), "41/42");
+    group.bench_function(
+        "PC start, I held, JLOST, Z forced (preview 4), full ranking, cold",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    forced_solver()
+                        .recommend(black_box(&forced))
+                        .unwrap()
+                        .moves
+                        .len(),
+                )
+            })
+        },
+    );
     group.bench_function("best move, I held, JLOSTZ, cold", |b| {
         b.iter(|| black_box(solver().best_move(black_box(&jlostz)).unwrap().chance))
     });

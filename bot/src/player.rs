@@ -89,8 +89,9 @@ pub enum DecisionKind {
 /// With the rules' PC field graph ([`PcPlayer::with_graph`]), every decision of a 4-line
 /// PC from an empty field is **exact**: the move with the best exact chance with the
 /// player's preview, from the graph's walk for the first decisions and from the
-/// [`Solver`] for the rest. A game's first decision (the hold slot still empty) holds,
-/// then places where the exact chance is best ([`PcPlayer::with_exact_opening`]). Moves
+/// [`Solver`] for the rest, a game's first decision (the hold slot still empty, five or
+/// six previews) included: the best of its placements and of its holds, each placing the
+/// next piece at once as a game's move does. Moves
 /// that keep the PC certain are told apart by the piece they can leave in hold for the
 /// next PC ([`PcPlayer::with_carry`]). When the exact chance is 0, or the field is not a
 /// PC field, the **fallback** [`Evaluator`] plays until the field is low and clean again
@@ -340,15 +341,14 @@ impl PcPlayer {
         self
     }
 
-    /// Whether a decision with the hold slot empty, when the piece a hold would reveal is
-    /// already known (the last of its bag, as at the start of a game, where the preview
-    /// shows six pieces of the first bag), holds the current piece and places the next
-    /// one where the exact chance is best: the position after the hold is one the
-    /// layered search or the graph answers ([`DecisionKind::Exact`]). Without it, such a
-    /// decision is sampled. Placing the current piece at once is not valued (the hold
-    /// slot would stay empty, which those engines do not answer), so the hold is always
-    /// pressed. On by default; without a graph it is the slowest decision of a game
-    /// (seconds).
+    /// Whether a decision with the hold slot empty that the graph does not answer (or
+    /// without one), when the piece a hold would reveal is already known (the last of its
+    /// bag, as at the start of a game, where the preview shows six pieces of the first
+    /// bag), holds the current piece and places the next one where the exact chance is
+    /// best: the position after the hold is one the layered search or the graph answers
+    /// ([`DecisionKind::Exact`]). Without it, such a decision is sampled. Placing the
+    /// current piece at once is not valued there, so the hold is always pressed. On by
+    /// default; without a graph it is the slowest decision of a game (seconds).
     pub fn with_exact_opening(mut self, exact: bool) -> PcPlayer {
         self.exact_opening = exact;
         self
@@ -424,14 +424,15 @@ impl PcPlayer {
                 return Some((found, DecisionKind::Exact));
             }
         }
-        if self.exact_opening {
+        let position = self.position(view, line);
+        // Which engine the solver would answer with decides how this decision is made.
+        let engine = self.solver.engine_for(&position).ok();
+        // The graph answers the first decision of a game too (the hold slot empty).
+        if self.exact_opening && engine != Some(Engine::Graph) {
             if let Some(found) = self.opening_move(view, line) {
                 return Some((found, DecisionKind::Exact));
             }
         }
-        let position = self.position(view, line);
-        // Which engine the solver would answer with decides how this decision is made.
-        let engine = self.solver.engine_for(&position).ok();
         if needed <= self.exact_from || engine == Some(Engine::Graph) {
             let found = self.exact_move(view, &position).ok().flatten();
             return found.map(|m| (m, DecisionKind::Exact));
@@ -685,14 +686,19 @@ impl PcPlayer {
         view: &GameView<'_>,
         position: &Position,
     ) -> Result<Option<Play>, SolverError> {
-        let best = self.solver.best_move(position)?;
-        self.chance = Some(best.chance);
-        if best.chance.is_zero() {
-            return Ok(None);
-        }
-        if let Some(m) = best.best {
-            if let Some(play) = self.legal(view, m.mv) {
-                return Ok(Some(play));
+        // With the hold slot empty, holding first and placing once the next piece shows
+        // is often best, which a game's move cannot do: the full ranking at once.
+        let empty_slot = self.rules.hold && position.hold.is_none() && !position.hold_used;
+        if !empty_slot {
+            let best = self.solver.best_move(position)?;
+            self.chance = Some(best.chance);
+            if best.chance.is_zero() {
+                return Ok(None);
+            }
+            if let Some(m) = best.best {
+                if let Some(play) = self.legal(view, m.mv) {
+                    return Ok(Some(play));
+                }
             }
         }
         // Holding into the empty slot is best when the piece it reveals is seen first, but

@@ -140,6 +140,21 @@ pub(crate) struct Layers {
     pub(crate) last_known: usize,
 }
 
+/// How the graph's walk sees a decision ([`Decision::reveals`]): every piece known now in
+/// the order they come, and how many more a PC may use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Reveals {
+    /// The held piece first (when the slot is filled), the current piece, the preview, and
+    /// the piece the bag state forces next (when one piece is left in the bag).
+    pub(crate) known: Vec<Piece>,
+    /// Whether the last of `known` is forced by the bag rather than in view.
+    pub(crate) forced: bool,
+    /// Pieces a PC may use that are not known yet (1 to [`MAX_UNKNOWN`]).
+    pub(crate) unknown: usize,
+    /// The pieces left in the bag after `known` (empty when a fresh bag follows).
+    pub(crate) bag: PieceSet,
+}
+
 /// Where a move leads: the field and the hold slot after it, or a PC.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MoveTo {
@@ -249,6 +264,47 @@ impl Decision {
                 unknown,
                 last_known,
             })
+    }
+
+    /// The piece the next reveal must show, when the bag state leaves one piece.
+    pub(crate) fn forced(&self) -> Option<Piece> {
+        (self.bag.len() == 1).then(|| self.bag.first()).flatten()
+    }
+
+    /// How the graph's walk sees the decision, when it answers it: with the hold rule the
+    /// slot filled or empty (then hold may still be pressed into it), one to
+    /// [`MAX_UNKNOWN`] pieces not known yet (a piece the bag forces counts as known), and
+    /// every one of them revealed before the first of them is placed.
+    pub(crate) fn reveals(&self) -> Option<Reveals> {
+        self.reveals_with(self.forced())
+            // Known with the forced piece, the queue is the known-queue search's; the walk
+            // takes it as one unknown piece of a bag of one.
+            .or_else(|| self.reveals_with(None))
+    }
+
+    /// [`Decision::reveals`] with `forced` as the piece the bag forces (if any).
+    fn reveals_with(&self, forced: Option<Piece>) -> Option<Reveals> {
+        let known: Vec<Piece> = self
+            .hold
+            .filter(|_| self.hold_rule)
+            .into_iter()
+            .chain(self.queue.as_slice().iter().copied())
+            .chain(forced)
+            .collect();
+        let needed = self.field.pieces_needed() as usize;
+        // Pieces a PC can use: one more than the placements with hold (one may stay held).
+        let unknown = (needed + self.hold_rule as usize).checked_sub(known.len())?;
+        // At the first unknown piece's turn, `queue.len()` of the unknown pieces show.
+        ((1..=MAX_UNKNOWN).contains(&unknown) && unknown <= self.queue.len()).then_some(Reveals {
+            known,
+            forced: forced.is_some(),
+            unknown,
+            bag: if forced.is_some() {
+                PieceSet::EMPTY
+            } else {
+                self.bag
+            },
+        })
     }
 
     /// The pieces that can be placed now (the current one, and the held one when it

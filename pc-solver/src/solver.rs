@@ -6,7 +6,7 @@ use crate::decision::{Decision, DecisionKey, MAX_PREVIEW};
 use crate::engine::Engine;
 use crate::engine::answer::Answerer;
 use crate::engine::context::Context;
-use crate::engine::depth_first::{DepthFirstSearch, hold_first};
+use crate::engine::depth_first::DepthFirstSearch;
 use crate::engine::graph::search::GraphWalk;
 use crate::engine::graph::{GraphError, PcGraph};
 use crate::engine::known::{KnownQueue, KnownSolver};
@@ -279,9 +279,11 @@ impl Solver {
 
     /// Whether a PC field graph of the solver's rules built from the empty field could
     /// answer the position ([`Engine::Graph`]): its clear line is at most 4 and its
-    /// pieces lie as the graph's walk takes them (the hold slot filled, or no hold; one to
-    /// four pieces not revealed yet). Only the graph knows whether the field is one of
-    /// its own; this tells, without one, whether loading it can help.
+    /// pieces lie as the graph's walk takes them: one to four of the pieces a PC may use
+    /// are not known yet (a piece the bag state forces counts as known), and the preview
+    /// shows that many pieces at least, with the hold slot filled or empty. Only the graph
+    /// knows whether the field is one of its own; this tells, without one, whether loading
+    /// it can help.
     ///
     /// ```
     /// use pc_solver::{Position, Rules, Solver};
@@ -290,6 +292,9 @@ impl Solver {
     /// let solver = Solver::new(Rules::default());
     /// let start = Position::new(Default::default(), J).with_hold(Some(I)).with_preview(&[L, O, S, T, Z]);
     /// assert!(solver.graph_could_answer(&start)?);
+    /// // The first piece of a game: the hold slot empty, the last piece of the bag forced.
+    /// let first = Position::new(Default::default(), L).with_preview(&[S, I, T, J, O]).with_bag("Z".parse()?);
+    /// assert!(solver.graph_could_answer(&first)?);
     /// // Every piece in view: the known-queue search answers at once.
     /// let pco = Position::new("##.....###/###....###/####...###/###....###".parse()?, T)
     ///     .with_hold(Some(I))
@@ -299,7 +304,7 @@ impl Solver {
     /// ```
     pub fn graph_could_answer(&self, position: &Position) -> Result<bool, SolverError> {
         let decision = self.decision(position)?;
-        Ok(decision.field.clear_line() <= 4 && decision.layers().is_some())
+        Ok(decision.field.clear_line() <= 4 && decision.reveals().is_some())
     }
 
     /// The chance of a perfect clear from the position with best play.
@@ -512,15 +517,10 @@ impl Solver {
         }
         self.forget_if_full();
         let mut context = self.context();
-        let ranked = engine.rank(&mut context, decision, false)?;
-        let hold_first = hold_first(&mut context, decision, None)?;
+        let ranking = engine.rank(&mut context, decision, false)?;
         // The best of the placements and of holding first.
-        let chance = ranked
-            .iter()
-            .map(|r| r.1)
-            .chain(hold_first)
-            .max()
-            .unwrap_or(Ratio::ZERO);
+        let chance = ranking.chance();
+        let (ranked, hold_first) = (ranking.moves, ranking.hold_first);
         // What each move can leave for the next PC (moves with a chance only).
         let carries = Carries::new(decision);
         let mut known = KnownSolver::over(&mut context);

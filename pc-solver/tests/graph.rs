@@ -119,11 +119,9 @@ fn compare(graph: &Arc<PcGraph>, rules: &Rules, positions: &[Position], two_line
     compared
 }
 
-const EIGHT_LEFT: &str = "##......../##......../##......../##........";
-
-#[test]
-fn the_graph_ranks_as_the_layered_search_does() {
-    for rules in [
+/// SRS, SRS+ and SRS with hard drop.
+fn three_rule_sets() -> [Rules; 3] {
+    [
         Rules::default(),
         Rules {
             kicks: KickTable::srs_plus(),
@@ -133,7 +131,22 @@ fn the_graph_ranks_as_the_layered_search_does() {
             drop: DropMode::Hard,
             ..Rules::default()
         },
-    ] {
+    ]
+}
+
+/// The part of an ignored test to run: `PC_PART=k/n` runs every n-th case from the k-th.
+fn part() -> (usize, usize) {
+    std::env::var("PC_PART").map_or((0, 1), |s| {
+        let (k, n) = s.split_once('/').unwrap();
+        (k.parse().unwrap(), n.parse().unwrap())
+    })
+}
+
+const EIGHT_LEFT: &str = "##......../##......../##......../##........";
+
+#[test]
+fn the_graph_ranks_as_the_layered_search_does() {
+    for rules in three_rule_sets() {
         let graph = graph_of(EIGHT_LEFT, 4, &rules);
         // Preview 4 and 5 with the hold: four and three pieces not revealed yet.
         let positions: Vec<Position> = (0..6)
@@ -171,6 +184,47 @@ fn the_graph_ranks_as_the_search_does_without_hold() {
         })
         .collect();
     assert!(compare(&graph, &rules, &positions, false) > 30);
+}
+
+/// Positions of the 8-left graph's field with the hold slot empty (previews 4 and 5, at
+/// every phase of the bag: some phases leave one piece in the bag, which the walk counts
+/// as known), and one right after a hold into the empty slot, for each seed.
+fn empty_hold_positions(seeds: std::ops::Range<u64>) -> Vec<Position> {
+    let mut positions = Vec::new();
+    for seed in seeds {
+        for phase in 0..7 {
+            for preview in [4, 5] {
+                positions.push(position(EIGHT_LEFT, 4, seed, phase, preview, false));
+            }
+        }
+        let mut held = position(EIGHT_LEFT, 4, seed, 3 + seed as usize % 4, 4, true);
+        held.hold_used = true;
+        positions.push(held);
+    }
+    positions
+}
+
+#[test]
+fn empty_hold_slots_and_forced_pieces_rank_as_the_depth_first_search_does() {
+    let rules = Rules::default();
+    let graph = graph_of(EIGHT_LEFT, 4, &rules);
+    let positions = empty_hold_positions(0..1);
+    let forced = positions.iter().filter(|p| p.bag.len() == 1).count();
+    assert!(forced >= 2, "{forced}");
+    let compared = compare(&graph, &rules, &positions, false);
+    assert!(compared > 100, "{compared}");
+}
+
+/// More seeds of the above, under SRS+ and hard drop too:
+/// `cargo test -p pc-solver --release --test graph -- --ignored more_empty_hold`
+#[test]
+#[ignore]
+fn more_empty_hold_slots_and_forced_pieces() {
+    for rules in three_rule_sets() {
+        let graph = graph_of(EIGHT_LEFT, 4, &rules);
+        let compared = compare(&graph, &rules, &empty_hold_positions(1..4), false);
+        assert!(compared > 300, "{compared}");
+    }
 }
 
 #[test]
@@ -212,9 +266,15 @@ fn fields_the_graph_does_not_have_go_to_the_searches() {
     let r = solver.recommend(&pco).unwrap();
     assert_ne!(r.engine, Engine::Graph);
     assert!(r.chance.is_one());
-    // Nor is an empty hold slot a shape the walk takes.
-    let empty_hold = position(EIGHT_LEFT, 4, 1, 0, 5, false);
-    assert_ne!(solver.recommend(&empty_hold).unwrap().engine, Engine::Graph);
+    // Nor are more unknown pieces than the walk takes: an empty hold slot and a preview
+    // of 3 leave five of the nine pieces a PC of this field may use unknown.
+    let five_unknown = position(EIGHT_LEFT, 4, 1, 0, 3, false);
+    let options = SolverOptions {
+        preview: 3,
+        ..with_graph(&graph)
+    };
+    let solver = Solver::with_options(Rules::default(), options).unwrap();
+    assert_ne!(solver.engine_for(&five_unknown).unwrap(), Engine::Graph);
 }
 
 #[test]
@@ -260,21 +320,8 @@ fn a_graph_of_other_rules_is_refused() {
 #[ignore]
 fn first_decisions_equal_the_layered_search() {
     let starts: usize = std::env::var("PC_STARTS").map_or(500, |s| s.parse().unwrap());
-    let (part, parts) = std::env::var("PC_PART").map_or((0, 1), |s| {
-        let (k, n) = s.split_once('/').unwrap();
-        (k.parse().unwrap(), n.parse().unwrap())
-    });
-    let rule_sets = [
-        Rules::default(),
-        Rules {
-            kicks: KickTable::srs_plus(),
-            ..Rules::default()
-        },
-        Rules {
-            drop: DropMode::Hard,
-            ..Rules::default()
-        },
-    ];
+    let (part, parts) = part();
+    let rule_sets = three_rule_sets();
     let graphs: Vec<Arc<PcGraph>> = rule_sets
         .iter()
         .map(|rules| {
@@ -310,6 +357,37 @@ fn first_decisions_equal_the_layered_search() {
             start.hold,
             start.queue(),
             start.bag
+        );
+    }
+    assert!(moves > 0);
+}
+
+/// The first decision of a game (the empty field, the hold slot empty, the current piece
+/// and five in view, the last piece of the first bag forced) from the full graphs of SRS,
+/// SRS+ and hard drop, against the depth-first search: minutes each, so in parts
+/// (`PC_PART=k/n`, `PC_GAMES`, default 20):
+/// `PC_PART=0/4 cargo test -p pc-solver --release --test graph -- --ignored --nocapture first_decisions_of_a_game`
+#[test]
+#[ignore]
+fn first_decisions_of_a_game_equal_the_depth_first_search() {
+    let games: usize = std::env::var("PC_GAMES").map_or(20, |s| s.parse().unwrap());
+    let (part, parts) = part();
+    let rule_sets = three_rule_sets();
+    let mut moves = 0;
+    for i in (part..games).step_by(parts) {
+        let which = i % rule_sets.len();
+        let rules = &rule_sets[which];
+        let path = PcGraph::cache_path(rules).expect("a cache folder (set PC_GRAPH_DIR)");
+        let graph = Arc::new(PcGraph::load(&path, rules).expect("the graph cached"));
+        let first = position("", 4, 2000 + i as u64, 0, 5, false);
+        assert_eq!(first.bag.len(), 1);
+        let started = std::time::Instant::now();
+        moves += compare(&graph, rules, std::slice::from_ref(&first), false);
+        eprintln!(
+            "game {i} (rules {which}): queue {:?}, bag {}: agreed in {:.0} s",
+            first.queue(),
+            first.bag,
+            started.elapsed().as_secs_f64()
         );
     }
     assert!(moves > 0);

@@ -303,7 +303,7 @@ pub fn handle(request: &str) -> String {
         Request::Check { form } => reply(form.setup().map(|setup| checked(&setup))),
         Request::Solve { form } => reply(form.setup().and_then(|setup| solve_answer(&setup))),
         Request::PlaySolve { form } => reply(form.setup().and_then(|setup| {
-            if !costly_hold_decision(&setup) {
+            if !costly_hold_decision(&setup) || graph_answers(&setup)? {
                 return solve_answer(&setup);
             }
             Ok(serde_json::to_value(hold_first_only(&setup)?).expect("plain data"))
@@ -368,9 +368,18 @@ fn unknown_pieces(position: &Position) -> usize {
     (needed + 1).saturating_sub(known)
 }
 
-/// Whether the exact ranking takes minutes: the hold slot empty, hold not used yet, and
-/// three or more pieces unknown (the depth-first search over holds into the empty slot;
-/// the graph's walk needs the slot filled).
+/// Whether the solver's graph answers the position ([`Engine::Graph`]): with the hold
+/// slot empty too, when at most four pieces a PC can use are unknown (the first decision
+/// of a game, with five previews).
+fn graph_answers(setup: &Setup) -> Result<bool, FormError> {
+    with_solver(setup, |solver| {
+        Ok(solver.engine_for(&setup.position)? == pc_solver::Engine::Graph)
+    })
+}
+
+/// Whether the exact ranking may take minutes when the graph does not answer: the hold
+/// slot empty, hold not used yet, and three or more pieces unknown (the depth-first search
+/// over holds into the empty slot).
 pub fn costly_hold_decision(setup: &Setup) -> bool {
     let p = &setup.position;
     setup.rules.hold

@@ -12,6 +12,7 @@
 //! "Star1" cut of expectimax). Every value that is stored is exact.
 
 use crate::decision::{Decision, DecisionKey, Queue, bag_after, covers, pieces_in};
+use crate::engine::answer::Ranking;
 use crate::engine::answer::{Answerer, BestAtRoot};
 use crate::engine::context::Context;
 use crate::engine::kind::Engine;
@@ -473,8 +474,10 @@ impl Answerer for DepthFirstSearch {
         context: &mut Context<'_>,
         decision: &Decision,
         _: bool,
-    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
-        DepthFirst::over(context).rank(decision)
+    ) -> Result<Ranking, SolverError> {
+        let moves = DepthFirst::over(context).rank(decision)?;
+        let hold_first = hold_first(context, decision, None)?;
+        Ok(Ranking { moves, hold_first })
     }
 
     fn chances_of(

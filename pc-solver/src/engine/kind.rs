@@ -8,9 +8,10 @@
 pub enum Engine {
     /// The walk over the solver's PC field graph
     /// ([`SolverOptions::graph`](crate::SolverOptions::graph)): decisions on the graph's
-    /// fields with the hold slot filled (or no hold rule) and one to four pieces not
-    /// revealed yet, every one of them revealed before the last placement. The first
-    /// decisions of every PC from an empty field are of this kind.
+    /// fields with one to four of the pieces a PC may use not known yet (a piece the bag
+    /// state forces counts as known), every one of them revealed before the first of them
+    /// is placed, the hold slot filled or empty. The first decisions of every PC from an
+    /// empty field with five previews are of this kind, the first of a game included.
     Graph,
     /// The known-queue search: every piece the PC can use is in view (and the hold slot
     /// filled or no hold into an empty slot is possible), so each move's chance is 0 or 1.

@@ -3,8 +3,9 @@
 //! per state, and the same question for a queue whose last piece is not known yet.
 
 use crate::decision::{ALL_PIECES, Decision, MoveTo, hold_code, pieces_in, queue_key};
-use crate::engine::answer::Answerer;
+use crate::engine::answer::{Answerer, Ranking};
 use crate::engine::context::Context;
+use crate::engine::depth_first::hold_first;
 use crate::engine::kind::Engine;
 use crate::error::SolverError;
 use crate::field::{Goal, PcField};
@@ -680,7 +681,7 @@ impl Answerer for KnownQueue {
         context: &mut Context<'_>,
         decision: &Decision,
         until_certain: bool,
-    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
+    ) -> Result<Ranking, SolverError> {
         let mut known = KnownSolver::over(context);
         let rest = &decision.queue.as_slice()[1..];
         let mut ranked = Vec::new();
@@ -694,7 +695,17 @@ impl Answerer for KnownQueue {
                 break;
             }
         }
-        Ok(ranked)
+        // Holding into the empty slot first reveals a piece: not a known queue any more.
+        let certain = ranked.iter().any(|m| m.1.is_one());
+        let hold_first = if certain && until_certain {
+            None
+        } else {
+            hold_first(context, decision, None)?
+        };
+        Ok(Ranking {
+            moves: ranked,
+            hold_first,
+        })
     }
 
     fn chances_of(
@@ -704,7 +715,7 @@ impl Answerer for KnownQueue {
         moves: &[Move],
         _: Option<u64>,
     ) -> Result<Vec<Option<Ratio>>, SolverError> {
-        let ranked = self.rank(context, decision, false)?;
+        let ranked = self.rank(context, decision, false)?.moves;
         let mut certain = false;
         Ok(moves
             .iter()

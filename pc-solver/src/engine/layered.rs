@@ -27,7 +27,7 @@
 
 use crate::decision::drawable;
 use crate::decision::{Decision, EMPTY_HOLD, MAX_UNKNOWN, State, hold_code, hold_of};
-use crate::engine::answer::Answerer;
+use crate::engine::answer::{Answerer, Ranking};
 use crate::engine::context::Context;
 use crate::engine::kind::Engine;
 use crate::engine::known::{KnownSolver, cover_check};
@@ -233,7 +233,11 @@ pub(crate) fn values(
     if threads > 1 && children.len() > 1 && !stop_when_certain && max_states.is_none() {
         drop(search);
         let values = values_in_threads(known, orders, decision, (m, last), &children, threads);
-        return Some(StateValues { values, count });
+        return Some(StateValues {
+            values,
+            hold_first: None,
+            count,
+        });
     }
     let mut values = AHashMap::new();
     for child in children {
@@ -247,7 +251,11 @@ pub(crate) fn values(
             break;
         }
     }
-    Some(StateValues { values, count })
+    Some(StateValues {
+        values,
+        hold_first: None,
+        count,
+    })
 }
 
 /// Moves valued by helper threads, so that the tests can see the threads at work.
@@ -268,7 +276,7 @@ impl Answerer for LayeredSearch {
         context: &mut Context<'_>,
         decision: &Decision,
         until_certain: bool,
-    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
+    ) -> Result<Ranking, SolverError> {
         rank_by_walk(self, context, decision, until_certain)
     }
 

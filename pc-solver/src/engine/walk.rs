@@ -1,6 +1,7 @@
 //! What a layer walk (the graph's or the layered search) is asked, and what it finds.
 
-use crate::decision::{Decision, MoveTo, State};
+use crate::decision::{Decision, MoveTo, State, pieces_in};
+use crate::engine::answer::Ranking;
 use crate::engine::context::Context;
 use crate::engine::known::KnownSolver;
 use crate::error::SolverError;
@@ -27,6 +28,8 @@ pub(crate) enum Ask<'s> {
 /// What a layer walk finds: the continuations each state after a move wins.
 pub(crate) struct StateValues {
     pub(crate) values: AHashMap<State, u64>,
+    /// What holding into the empty slot first wins, when it was valued.
+    pub(crate) hold_first: Option<u64>,
     /// The number of equally likely continuations: a value is a count of them.
     pub(crate) count: u64,
 }
@@ -53,21 +56,22 @@ pub(crate) trait StateWalk {
 }
 
 /// [`Answerer::rank`](crate::engine::answer::Answerer::rank) for a walk: every move of the
-/// decision with the chance the walk found for the state it leads to. A state not valued
-/// cannot make a PC (or was not reached after a certain move).
+/// decision with the chance the walk found for the state it leads to, and of holding into
+/// the empty slot first when it valued that. A state not valued cannot make a PC (or was
+/// not reached after a certain move).
 pub(crate) fn rank_by_walk(
     walk: &impl StateWalk,
     context: &mut Context<'_>,
     decision: &Decision,
     until_certain: bool,
-) -> Result<Vec<(Move, Ratio)>, SolverError> {
+) -> Result<Ranking, SolverError> {
     let ask = if until_certain {
         Ask::UntilCertain
     } else {
         Ask::Every
     };
     let values = walk.walk(context, decision, ask)?;
-    Ok(KnownSolver::over(context)
+    let mut moves = KnownSolver::over(context)
         .moves(decision)
         .into_iter()
         .map(|to| {
@@ -77,7 +81,25 @@ pub(crate) fn rank_by_walk(
             };
             (to.mv, chance)
         })
-        .collect())
+        .collect::<Vec<_>>();
+    let hold_first = values
+        .hold_first
+        .and_then(|won| Ratio::new(won, values.count));
+    if hold_first.is_some() && !until_certain {
+        // The placements after a hold into the empty slot, each fixed before the piece
+        // the hold reveals shows: the states they lead to, whatever that piece is.
+        if let Some(revealed) = pieces_in(decision.drawable()).next() {
+            let after = decision.after_hold(revealed);
+            for to in KnownSolver::over(context).moves(&after) {
+                let chance = match to.state() {
+                    None => Ratio::ONE,
+                    Some(state) => values.chance(state).unwrap_or(Ratio::ZERO),
+                };
+                moves.push((Move::hold_then(to.mv.placement), chance));
+            }
+        }
+    }
+    Ok(Ranking { moves, hold_first })
 }
 
 /// [`Answerer::chances_of`](crate::engine::answer::Answerer::chances_of) for a walk: the

@@ -2,16 +2,30 @@
 //!
 //! The same walk as the layered search ([`crate::engine::layered`]), with the graph's edges in
 //! place of move generation and cover checks: only fields that can still make a PC are
-//! ever entered. With the hold slot filled, the first `last` placements use known pieces
-//! only (the hold, the current piece, the preview), so the states they reach do not depend
-//! on the unknown pieces `u1..um`; each placement reveals one of them.
+//! ever entered.
 //!
-//! * At layer `last`, a state (field, hold) places the `m` unknown pieces with the hold:
-//!   its value is the set of continuations `u1..um` that make a PC, read off the sets of
-//!   queues that finish its children ([`SuffixMemo`], the same for every decision).
-//! * Layers `m..last` have seen every unknown piece: a state wins the union of what its
-//!   moves win.
-//! * Layers `1..m` have seen `k` of them: for each prefix `u1..uk`, the best move's count
+//! The pieces known at the root ([`Reveals`]: the held one, the queue, and a piece the bag
+//! forces) come in a fixed order `S`; the unknown pieces `u1..um` follow it. A state of the
+//! walk is a field of the graph and the hold slot, which is one of three kinds:
+//!
+//! * *empty* (and every state without the hold rule): after `k` placements it places
+//!   `S[k]`, keeps the slot empty, or (with the hold rule) holds `S[k]` into it;
+//! * *held*: after `k` placements it places `S[k + 1]` or swaps it with the held piece;
+//! * *just held*: hold was pressed into the empty slot for this piece, so it places
+//!   `S[k + 1]` and may not swap.
+//!
+//! So a state's current piece is `S[d]`, its *depth* `d` being the placements made plus one
+//! once the slot was filled, and every step of the walk (a placement, or a hold into the
+//! empty slot) goes one depth down. Each step reveals one more piece, so the states of one
+//! depth have seen the same prefix of `u1..um` (none at the root, where a forced piece is
+//! not news either). The walk stops at depth `|S|`, where the first unknown piece is the
+//! current one and every unknown piece has been seen ([`Decision::reveals`]).
+//!
+//! * At depth `|S|`, a state's value is the set of continuations `u1..um` that make a PC,
+//!   read off the sets of queues that finish its children ([`SuffixMemo`], the same for
+//!   every decision). An empty slot there is as good as holding the first unknown piece.
+//! * Depths that have seen every unknown piece: a state wins the union of what its moves win.
+//! * Depths that have seen `r < m` of them: for each prefix `u1..ur`, the best move's count
 //!   of continuations.
 //!
 //! A set of continuations has a byte for each prefix `u1..u(m-1)` the bag can give, in
@@ -19,7 +33,7 @@
 //! prefix are a run of bytes, so counts per prefix are popcounts, and unions are word
 //! operations. Every continuation of a bag is equally likely.
 //!
-//! A full ranking walks layer by layer: the states of each layer are found from the layer
+//! A full ranking walks depth by depth: the states of each depth are found from the depth
 //! above, sorted and made unique, so the graph is read in order and each state once. A
 //! walk that stops at the first certain move takes the first moves depth first, one at a
 //! time, leaving a state as soon as its best move wins everything; both give the same
@@ -33,8 +47,8 @@ use super::moves;
 use super::pc_graph::PcGraph;
 use super::radix::{sort_by_high_half, sort_by_low_word};
 use super::suffix::SuffixMemo;
-use crate::decision::{Decision, State, hold_code};
-use crate::engine::answer::Answerer;
+use crate::decision::{Decision, EMPTY_HOLD, Reveals, State};
+use crate::engine::answer::{Answerer, Ranking};
 use crate::engine::context::Context;
 use crate::engine::kind::Engine;
 use crate::engine::walk::{Ask, StateValues, StateWalk, chances_by_walk, rank_by_walk};
@@ -44,17 +58,17 @@ use crate::options::SolverOptions;
 use crate::position::Move;
 use ahash::AHashMap;
 use pc_bag::Ratio;
-use pc_srs::Piece;
 
 /// Whether the walk answers a decision: its field is one of the graph's and a walk
-/// applies ([`Decision::layers`]).
+/// applies ([`Decision::reveals`]).
 pub(crate) fn applies(graph: &PcGraph, decision: &Decision) -> bool {
-    decision.layers().is_some() && graph.find(&decision.field).is_some()
+    decision.reveals().is_some() && graph.find(&decision.field).is_some()
 }
 
-/// The values of the states the decision's moves lead to, or `None` when the walk does
-/// not answer it (see [`applies`]); `ask` says which (the walk has no state budget).
-/// `memo` keeps what it learns for later decisions.
+/// The values of the states the decision's moves lead to (and of holding into the empty
+/// slot first, when the decision may), or `None` when the walk does not answer it (see
+/// [`applies`]); `ask` says which (the walk has no state budget). `memo` keeps what it
+/// learns for later decisions.
 pub(crate) fn values(
     graph: &PcGraph,
     memo: &mut GraphMemo,
@@ -62,17 +76,8 @@ pub(crate) fn values(
     two_line: bool,
     ask: Ask<'_>,
 ) -> Option<StateValues> {
-    let hold_rule = decision.hold_rule;
-    let layers = decision.layers()?;
-    let root = Root {
-        at: graph.find(&decision.field)?,
-        hold: hold_code(decision.hold),
-        queue: decision.queue.as_slice(),
-        bag: decision.bag.bits(),
-        hold_rule,
-        may_hold: decision.may_hold(),
-        two_line,
-    };
+    let reveals = decision.reveals()?;
+    let root = Root::new(graph.find(&decision.field)?, decision, &reveals, two_line);
     let next = root.at.0 + 1;
     let (only, stop_when_certain) = match ask {
         Ask::Every => (None, false),
@@ -81,93 +86,180 @@ pub(crate) fn values(
     };
     // The states asked for, as the graph names them (a state not in the graph cannot
     // make a PC: it is left out, valued 0).
-    let wanted: Option<Vec<(u32, u8)>> = only.map(|states| {
+    let wanted: Option<Vec<u32>> = only.map(|states| {
         states
             .iter()
             .filter_map(|&(key, hold)| {
                 let (layer, at) = graph.find(&PcField::from_key(key))?;
-                (layer == next).then_some((at, hold))
+                (layer == next).then_some(state(at, hold))
             })
             .collect()
     });
-    let walked = move_values(
-        graph,
-        memo,
-        &root,
-        (layers.unknown, layers.last_known),
-        wanted.as_deref(),
-        stop_when_certain,
-    );
-    let mut values: AHashMap<State, u64> = walked
-        .values
-        .into_iter()
-        .map(|((child, hold), won)| ((graph.field(next, child).key(), hold), won))
-        .collect();
+    let walked = move_values(graph, memo, &root, wanted.as_deref(), stop_when_certain);
+    let mut values: AHashMap<State, u64> = AHashMap::with_capacity(walked.values.len());
+    let mut hold_first = None;
+    for (s, won) in walked.values {
+        match slot(code_of(s)) {
+            Slot::JustHeld(_) => hold_first = Some(won),
+            _ => {
+                values.insert((graph.field(next, field_of(s)).key(), code_of(s)), won);
+            }
+        }
+    }
     for &state in only.unwrap_or_default() {
         values.entry(state).or_insert(0);
     }
     Some(StateValues {
         values,
+        hold_first,
         count: walked.count,
     })
 }
 
-/// A decision as the walk sees it: a field of the graph, the hold slot, the known pieces
-/// and the bag after them.
-#[derive(Clone, Copy, Debug)]
-struct Root<'q> {
+/// A decision as the walk sees it: a field of the graph, the kind of its hold slot, the
+/// known pieces and the bag after them.
+#[derive(Clone, Debug)]
+struct Root {
     /// The field's layer in the graph and its index there.
     at: (usize, u32),
-    /// The hold slot ([`hold_code`]).
-    hold: u8,
-    /// The current piece, then the preview.
-    queue: &'q [Piece],
-    /// Pieces left in the current bag after the queue, as bits; 0 when a fresh bag follows.
+    /// The hold slot as a state's code ([`slot`]).
+    code: u8,
+    /// The known pieces `S` as indices ([`Reveals::known`]).
+    sequence: Vec<u8>,
+    /// Whether the last known piece is forced by the bag (it reveals nothing).
+    forced: bool,
+    /// The number of unknown pieces.
+    m: usize,
+    /// Pieces left in the current bag after the known ones, as bits; 0 when a fresh bag
+    /// follows.
     bag: u8,
     /// Whether the hold rule is on.
     hold_rule: bool,
-    /// False right after holding into an empty slot: the root's moves do not swap.
-    may_hold: bool,
+    /// Whether the root may hold into its empty slot.
+    holds_into_empty: bool,
+    /// Whether its ranking has the placements after such a hold, fixed before the piece
+    /// it reveals shows (with a preview).
+    ranks_hold_then: bool,
     /// Whether a 2-line PC on the way counts as a PC.
     two_line: bool,
 }
 
-/// The values of the root's moves: the continuations each state of layer 1 wins, of
-/// `count` equally likely ones.
-struct MoveValues {
-    /// By (the field's index in the graph's next layer, hold slot).
-    pub(crate) values: AHashMap<(u32, u8), u64>,
-    /// The number of continuations.
-    pub(crate) count: u64,
+impl Root {
+    fn new(at: (usize, u32), decision: &Decision, reveals: &Reveals, two_line: bool) -> Root {
+        let code = match decision.hold.filter(|_| decision.hold_rule) {
+            None => EMPTY_HOLD,
+            Some(held) if decision.may_hold() => held.index() as u8,
+            Some(held) => JUST_HELD + held.index() as u8,
+        };
+        Root {
+            at,
+            code,
+            sequence: reveals.known.iter().map(|p| p.index() as u8).collect(),
+            forced: reveals.forced,
+            m: reveals.unknown,
+            bag: reveals.bag.bits(),
+            hold_rule: decision.hold_rule,
+            holds_into_empty: decision.holds_into_empty(),
+            ranks_hold_then: decision.holds_into_empty() && decision.queue.len() > 1,
+            two_line,
+        }
+    }
+
+    /// The root's depth: 1 when its slot is filled (the held piece is `S[0]`).
+    fn depth(&self) -> usize {
+        usize::from(self.code != EMPTY_HOLD)
+    }
 }
 
-/// The values of the moves of the root, or `None` when the walk does not apply: every
-/// state a move leads to, or with `only` those states, in that order; with
-/// `stop_when_certain`, none after the first that wins every continuation. `memo`
-/// keeps what it learns for later decisions.
+/// A state's hold slot: a piece index (held), [`EMPTY_HOLD`] (empty, or no hold rule), or
+/// this plus a piece index (just held into the empty slot, so no swap for this piece).
+const JUST_HELD: u8 = 8;
+
+/// The kinds of hold slot, as the module docs name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    Empty,
+    Held(u8),
+    JustHeld(u8),
+}
+
+/// The kind of a state's slot code.
+#[inline]
+fn slot(code: u8) -> Slot {
+    match code {
+        EMPTY_HOLD => Slot::Empty,
+        held if held < EMPTY_HOLD => Slot::Held(held),
+        just => Slot::JustHeld(just - JUST_HELD),
+    }
+}
+
+/// The slot after a state with slot `code`, whose current piece is `current`, places
+/// `piece`, or `None` when it cannot place it (the hold into an empty slot is not a
+/// placement: [`Walk::children`] adds it).
+#[inline]
+fn code_after(code: u8, piece: u8, current: u8) -> Option<u8> {
+    match slot(code) {
+        Slot::Empty => (piece == current).then_some(EMPTY_HOLD),
+        Slot::Held(held) if piece == current => Some(held),
+        Slot::Held(held) => (piece == held).then_some(current),
+        Slot::JustHeld(held) => (piece == current).then_some(held),
+    }
+}
+
+/// A state of a depth as one word: its field's index, and the slot's code in the low four
+/// bits (an index is below [`super::layer::MAX_FIELDS`], `2^28`).
+#[inline]
+fn state(at: u32, code: u8) -> u32 {
+    at << 4 | u32::from(code)
+}
+
+#[inline]
+fn field_of(s: u32) -> u32 {
+    s >> 4
+}
+
+#[inline]
+fn code_of(s: u32) -> u8 {
+    (s & 15) as u8
+}
+
+/// The values of the root's moves: the continuations each state of the next depth wins,
+/// of `count` equally likely ones.
+struct MoveValues {
+    /// By state ([`state`]; a just-held state is the hold into the empty slot, and the
+    /// held states below it the placements fixed after it, [`Root::ranks_hold_then`]).
+    values: AHashMap<u32, u64>,
+    /// The number of continuations.
+    count: u64,
+}
+
+/// The values of the moves of the root: every state a move leads to, or with `only`
+/// those states, in that order; with `stop_when_certain`, none after the first that wins
+/// every continuation. `memo` keeps what it learns for later decisions.
 fn move_values(
     graph: &PcGraph,
     memo: &mut GraphMemo,
-    root: &Root<'_>,
-    (m, last): (usize, usize),
-    only: Option<&[(u32, u8)]>,
+    root: &Root,
+    only: Option<&[u32]>,
     stop_when_certain: bool,
 ) -> MoveValues {
-    let mut walk = Walk::new(graph, memo, root, m, last);
+    let mut walk = Walk::new(graph, memo, root);
     let count = walk.space.count;
-    let children: Vec<(u32, u8)> = match only {
+    let children: Vec<u32> = match only {
         Some(states) => states.to_vec(),
-        None => walk
-            .children(0, root.at.1, root.hold)
-            .into_iter()
-            .filter(|&(_, held)| root.may_hold || held == root.hold)
-            .collect(),
+        None => {
+            let mut children = walk.children(root.depth(), state(root.at.1, root.code));
+            if !root.holds_into_empty {
+                children.retain(|&s| !matches!(slot(code_of(s)), Slot::JustHeld(_)));
+            }
+            children
+        }
     };
     let mut values = AHashMap::with_capacity(children.len());
     if stop_when_certain {
         // The first moves one at a time, depth first: a certain move is most often among
         // them, and a depth-first walk leaves a state as soon as its best move wins every
-        // continuation. Then the rest at once, layer by layer.
+        // continuation. Then the rest at once, depth by depth.
         let (first, rest) = children.split_at(DEPTH_FIRST_MOVES.min(children.len()));
         for &child in first {
             let won = walk.value_depth_first(child);
@@ -184,14 +276,29 @@ fn move_values(
             }
         }
     } else {
-        let won = walk.values(&children);
+        // With a preview, the placements of the next piece after a hold into the empty
+        // slot, fixed before the piece it reveals shows, are moves too.
+        let seconds: Vec<u32> = if root.ranks_hold_then {
+            let held: Vec<u32> = children
+                .iter()
+                .copied()
+                .filter(|&s| matches!(slot(code_of(s)), Slot::JustHeld(_)))
+                .collect();
+            held.into_iter()
+                .flat_map(|s| walk.children(root.depth() + 1, s))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let (won, won_after_hold) = walk.values_and_below(&children, &seconds);
         values.extend(children.iter().copied().zip(won));
+        values.extend(seconds.iter().copied().zip(won_after_hold));
     }
     MoveValues { values, count }
 }
 
 /// With `stop_when_certain`, the moves walked one at a time depth first before the rest
-/// go layer by layer (the count that played 10-PC games fastest, `CHANGELOG.md`).
+/// go depth by depth (the count that played 10-PC games fastest, `CHANGELOG.md`).
 const DEPTH_FIRST_MOVES: usize = 2;
 
 /// The continuations a bag can give, laid out as the module docs say.
@@ -201,12 +308,12 @@ struct Space {
     /// For each prefix of `m - 1` pieces (a byte of a set): the last pieces it may have.
     last_pieces: Vec<u8>,
     /// For each such prefix: its first piece and the byte of the queues of the pieces
-    /// after it (base 8) that holds its last pieces (see [`Walk::leaf`]).
+    /// after it (base 8) that holds its last pieces (see [`Walk::gather`]).
     gather: Vec<(u8, u8)>,
-    /// For `k` in `1..m`: the prefixes of `k` pieces, as runs of prefixes of `k + 1`
-    /// pieces (of bytes, for `k = m - 1`).
+    /// For `r` in `0..m - 1`: the prefixes of `r` pieces, as runs of the prefixes of
+    /// `r + 1` pieces.
     runs: Vec<Vec<(u32, u32)>>,
-    /// For `k` in `1..m`: the continuations after each prefix of `k` pieces.
+    /// For `r` in `0..m`: the continuations after each prefix of `r` pieces.
     spans: Vec<Vec<Count>>,
     /// The first pieces, in order.
     firsts: Vec<u8>,
@@ -235,23 +342,19 @@ impl Space {
             }
         }
         walk(bag, m, &mut Vec::new(), &mut sequences);
-        // Prefixes of each length, as runs of the sequences.
-        let mut by_length: Vec<Vec<(Vec<u8>, u32, u32)>> = vec![Vec::new(); m];
+        // The prefixes of each length `r` in `0..=m`, as runs of the sequences.
+        let mut prefixes: Vec<Vec<(Vec<u8>, u32, u32)>> = vec![Vec::new(); m + 1];
         for (i, sequence) in sequences.iter().enumerate() {
-            for (k, prefixes) in by_length.iter_mut().enumerate() {
-                let prefix = &sequence[..k + 1];
-                match prefixes.last_mut() {
+            for (r, of_length) in prefixes.iter_mut().enumerate() {
+                let prefix = &sequence[..r];
+                match of_length.last_mut() {
                     Some((p, _, end)) if p.as_slice() == prefix => *end = i as u32 + 1,
-                    _ => prefixes.push((prefix.to_vec(), i as u32, i as u32 + 1)),
+                    _ => of_length.push((prefix.to_vec(), i as u32, i as u32 + 1)),
                 }
             }
         }
-        // The bytes: prefixes of `m - 1` pieces (one empty prefix when `m = 1`).
-        let bytes: Vec<(Vec<u8>, u32, u32)> = if m == 1 {
-            vec![(Vec::new(), 0, sequences.len() as u32)]
-        } else {
-            by_length[m - 2].clone()
-        };
+        // The bytes: prefixes of `m - 1` pieces.
+        let bytes = &prefixes[m - 1];
         let last_pieces = bytes
             .iter()
             .map(|(_, start, end)| {
@@ -269,30 +372,37 @@ impl Space {
                 _ => (prefix[0], prefix[1] * 8 + prefix[2]),
             })
             .collect();
-        let mut runs = Vec::new();
-        let mut spans = Vec::new();
-        for k in 1..m {
-            // Prefixes of `k` pieces as runs of the prefixes of `k + 1` (the bytes when
-            // `k + 1 = m`, i.e. prefixes of `m - 1`... of `k` itself): position ranges.
-            let finer: &[(Vec<u8>, u32, u32)] = if k == m - 1 { &bytes } else { &by_length[k] };
-            let mut run = Vec::new();
-            let mut span = Vec::new();
-            for (prefix, start, end) in &by_length[k - 1] {
-                let first = finer
+        let spans = prefixes[..m]
+            .iter()
+            .map(|of_length| {
+                of_length
                     .iter()
-                    .position(|f| f.0.starts_with(prefix))
-                    .expect("a prefix continues");
-                let count = finer[first..]
+                    .map(|(_, start, end)| {
+                        Count::try_from(end - start).expect("at most 7^4 continuations")
+                    })
+                    .collect()
+            })
+            .collect();
+        let runs = (0..m.saturating_sub(1))
+            .map(|r| {
+                let finer = &prefixes[r + 1];
+                prefixes[r]
                     .iter()
-                    .take_while(|f| f.0.starts_with(prefix))
-                    .count();
-                run.push((first as u32, (first + count) as u32));
-                span.push(Count::try_from(end - start).expect("at most 7^4 continuations"));
-            }
-            runs.push(run);
-            spans.push(span);
-        }
-        let firsts: Vec<u8> = by_length[0].iter().map(|(p, _, _)| p[0]).collect();
+                    .map(|(prefix, _, _)| {
+                        let first = finer
+                            .iter()
+                            .position(|f| f.0.starts_with(prefix))
+                            .expect("a prefix continues");
+                        let count = finer[first..]
+                            .iter()
+                            .take_while(|f| f.0.starts_with(prefix))
+                            .count();
+                        (first as u32, (first + count) as u32)
+                    })
+                    .collect()
+            })
+            .collect();
+        let firsts: Vec<u8> = prefixes[1].iter().map(|(p, _, _)| p[0]).collect();
         let mut blocks: Vec<(u8, u32, u32)> = Vec::new();
         for (g, (prefix, _, _)) in bytes.iter().enumerate() {
             let first = prefix.first().copied().unwrap_or(0);
@@ -355,7 +465,7 @@ type Count = u16;
 const MAX_WORDS: usize = 43;
 
 /// A set's place: an offset in the walk's arena, or empty.
-const EMPTY: u32 = u32::MAX;
+const NO_SET: u32 = u32::MAX;
 
 /// The walk below one root.
 struct Walk<'g, 's> {
@@ -363,23 +473,28 @@ struct Walk<'g, 's> {
     suffixes: &'s mut SuffixMemo,
     /// The root's layer in the graph.
     base: usize,
-    /// The known pieces (the hold first with the hold rule), as indices.
+    /// The root's depth ([`Root::depth`]).
+    root_depth: usize,
+    /// The known pieces `S`, as indices: a state of depth `d` places `S[d]`.
     sequence: Vec<u8>,
-    /// Where the root's current piece is in `sequence`.
-    first: usize,
+    /// 1 when the last known piece is forced by the bag (revealing it tells nothing).
+    forced: usize,
     hold_rule: bool,
+    /// The number of unknown pieces.
     m: usize,
+    /// The depth of the last states, whose current piece is the first unknown one (`|S|`).
     last: usize,
     space: Space,
     /// The 2-line PC field (layer, index), when it counts and the graph has it.
     two_line_at: Option<(usize, u32)>,
-    /// The last layer: where the continuations each state wins are, by state
+    /// The last depth: where the continuations each state wins are, by state
     /// ([`state`]), kept from one batch of moves to the next.
     leaves: AHashMap<u32, u32>,
-    /// Layers `1..m`, depth first: each prefix's best count, by state.
+    /// The depths that have seen some unknown pieces but not all, depth first: each
+    /// prefix's best count, by depth and state.
     sums: Vec<AHashMap<u32, std::rc::Rc<[Count]>>>,
-    /// Where each distinct set is in the arena: many states of the last layer win the same
-    /// continuations, and a small arena stays in cache.
+    /// Where each distinct set is in the arena: many states of the last depth win the
+    /// same continuations, and a small arena stays in cache.
     distinct: AHashMap<Vec<u64>, u32>,
     /// The sets, `space.words` words each.
     arena: Vec<u64>,
@@ -392,23 +507,29 @@ struct Walk<'g, 's> {
     full: Vec<u64>,
     /// A set being made.
     scratch: Vec<u64>,
-    /// The set of a state below one of layer `m - 1`.
+    /// The set of a state below one of the last depth with rows.
     below: Vec<u64>,
     /// The child indices found depth first, kept from one decision to the next.
     children: &'s mut ChildMemo,
 }
 
-/// The states of the last layer of a walk, with the [`link`]s of their fields' moves when
+/// The states of the last depth of a walk, with the [`link`]s of their fields' moves when
 /// prepared ([`Walk::prepare_leaves`]).
 struct LastLayer {
     prepared: Option<LeafChildren>,
-    /// For each state, its field's place among the prepared fields.
+    /// For each state, its field's place among the prepared fields ([`NO_SET`] for a
+    /// state that reads no links).
     at: Vec<u32>,
 }
 
 impl LastLayer {
-    /// The last layer of these states (sorted), with the children prepared for them.
-    fn new(states: &[u32], prepared: Option<LeafChildren>) -> LastLayer {
+    /// The last depth of these states (sorted), with the children prepared for those of
+    /// them that `reads_links`.
+    fn new(
+        states: &[u32],
+        reads_links: impl Fn(u32) -> bool,
+        prepared: Option<LeafChildren>,
+    ) -> LastLayer {
         let mut at = Vec::new();
         if let Some(prepared) = &prepared {
             // Both in the order of the fields.
@@ -416,7 +537,10 @@ impl LastLayer {
             at = states
                 .iter()
                 .map(|&s| {
-                    while prepared.fields[p] != s >> 3 {
+                    if !reads_links(s) {
+                        return NO_SET;
+                    }
+                    while prepared.fields[p] != field_of(s) {
                         p += 1;
                     }
                     p as u32
@@ -429,7 +553,8 @@ impl LastLayer {
     /// The prepared links of state `i`'s field, if any.
     fn links(&self, i: u32) -> Option<&[u32]> {
         let prepared = self.prepared.as_ref()?;
-        Some(prepared.links_at(self.at[i as usize] as usize))
+        let at = *self.at.get(i as usize)?;
+        (at != NO_SET).then(|| prepared.links_at(at as usize))
     }
 }
 
@@ -452,37 +577,28 @@ impl LeafChildren {
 }
 
 impl<'g, 's> Walk<'g, 's> {
-    fn new(
-        graph: &'g PcGraph,
-        memo: &'s mut GraphMemo,
-        root: &Root<'_>,
-        m: usize,
-        last: usize,
-    ) -> Self {
-        let mut sequence: Vec<u8> = Vec::new();
-        if root.hold_rule {
-            sequence.push(root.hold);
-        }
-        sequence.extend(root.queue.iter().map(|p| p.index() as u8));
+    fn new(graph: &'g PcGraph, memo: &'s mut GraphMemo, root: &Root) -> Self {
         let two_line_at = root
             .two_line
             .then(|| graph.two_line_field())
             .flatten()
             .filter(|&(layer, _)| layer > root.at.0);
-        let space = Space::new(root.bag, m);
+        let space = Space::new(root.bag, root.m);
         let mut full = vec![0u64; space.words];
         for (g, &last) in space.last_pieces.iter().enumerate() {
             full[g / 8] |= u64::from(last) << (8 * (g % 8));
         }
+        let last = root.sequence.len();
         Walk {
             graph,
             suffixes: &mut memo.suffixes,
             children: &mut memo.children,
             base: root.at.0,
-            sequence,
-            first: root.hold_rule as usize,
+            root_depth: root.depth(),
+            sequence: root.sequence.clone(),
+            forced: usize::from(root.forced),
             hold_rule: root.hold_rule,
-            m,
+            m: root.m,
             last,
             scratch: vec![0; space.words],
             below: vec![0; space.words],
@@ -490,7 +606,7 @@ impl<'g, 's> Walk<'g, 's> {
             full,
             two_line_at,
             leaves: AHashMap::new(),
-            sums: (0..m).map(|_| AHashMap::new()).collect(),
+            sums: (0..=last).map(|_| AHashMap::new()).collect(),
             distinct: AHashMap::new(),
             arena: Vec::new(),
             by_classes: AHashMap::new(),
@@ -498,32 +614,59 @@ impl<'g, 's> Walk<'g, 's> {
         }
     }
 
-    /// The continuations won after each move of the root to a state of layer 1.
+    /// The graph layer of a state of depth `d` with slot `code`: its placements made.
+    #[inline]
+    fn layer(&self, d: usize, code: u8) -> usize {
+        self.base + d - usize::from(code != EMPTY_HOLD)
+    }
+
+    /// The unknown pieces a state of depth `d` (below the root) has seen.
+    #[inline]
+    fn seen(&self, d: usize) -> usize {
+        d - self.root_depth - self.forced
+    }
+
+    /// Whether the states of depth `d` have seen every unknown piece (they keep sets of
+    /// continuations rather than counts per prefix).
+    #[inline]
+    fn sees_all(&self, d: usize) -> bool {
+        self.seen(d) >= self.m
+    }
+
+    /// The continuations won after each move of the root to a state of the next depth.
     ///
-    /// Layer by layer rather than depth first: the states of each layer are found from
-    /// the layer above, sorted and made unique, so that the graph's edges are read in
-    /// the order they are stored and each once, and the states' children are kept as
-    /// indices into the next layer's states (the graph's layers are hundreds of
-    /// megabytes; these lists are a few).
-    fn values(&mut self, firsts: &[(u32, u8)]) -> Vec<u64> {
-        // By layer; layer 0, the root, is left empty.
+    /// Depth by depth rather than depth first: the states of each depth are found from
+    /// the depth above, sorted and made unique, so that the graph's edges are read in the
+    /// order they are stored and each once, and the states' children are kept as indices
+    /// into the next depth's states (the graph's layers are hundreds of megabytes; these
+    /// lists are a few).
+    fn values(&mut self, firsts: &[u32]) -> Vec<u64> {
+        self.values_and_below(firsts, &[]).0
+    }
+
+    /// [`Walk::values`], and the continuations won by `seconds`, states of the depth
+    /// below that the moves of `firsts` lead to (what a placement fixed before the piece
+    /// a hold reveals wins).
+    fn values_and_below(&mut self, firsts: &[u32], seconds: &[u32]) -> (Vec<u64>, Vec<u64>) {
+        let top = self.root_depth + 1;
+        // By depth; the root's and those above it are left empty.
         let mut levels: Vec<Level> = (0..=self.last).map(|_| Level::default()).collect();
-        levels[1].states = firsts.iter().map(|&(at, held)| state(at, held)).collect();
-        levels[1].states.sort_unstable();
-        levels[1].states.dedup();
-        for k in 1..self.last {
-            let (above, below) = levels.split_at_mut(k + 1);
-            self.expand(k, &mut above[k], &mut below[0]);
+        levels[top].states = firsts.to_vec();
+        levels[top].states.sort_unstable();
+        levels[top].states.dedup();
+        for d in top..self.last {
+            let (above, below) = levels.split_at_mut(d + 1);
+            self.expand(d, &mut above[d], &mut below[0]);
         }
-        // The last layer's sets, in the order of the graph's fields.
-        let prepared = self.prepare_leaves(&levels[self.last].states);
+        // The last depth's sets, in the order of the graph's fields.
         let last = &levels[self.last].states;
-        let leaves = LastLayer::new(last, prepared);
+        let prepared = self.prepare_leaves(last);
+        let leaves = LastLayer::new(last, |s| self.reads_links(code_of(s)), prepared);
         let sets: Vec<u32> = (0..last.len())
             .map(|i| {
                 let s = last[i];
-                if self.is_two_line_pc(self.last, s >> 3) {
-                    EMPTY // never read: the 2-line PC wins everything (`add_wins`)
+                if self.is_two_line_pc(self.last, s) {
+                    NO_SET // never read: the 2-line PC wins everything (`add_wins`)
                 } else {
                     self.leaf_set(s, leaves.links(i as u32), false)
                 }
@@ -534,58 +677,93 @@ impl<'g, 's> Walk<'g, 's> {
         // sets alike, with the same values).
         self.distinct = AHashMap::new();
         self.by_classes = AHashMap::new();
-        let values: Vec<u64> = if self.m == 1 {
-            (0..levels[1].states.len())
-                .map(|i| {
-                    let mut set = vec![0u64; self.space.words];
-                    self.add_wins(&levels, &sets, 1, i as u32, &mut set);
-                    set.iter().map(|w| u64::from(w.count_ones())).sum()
+        // The depths that have not seen every unknown piece, deepest first: each state's
+        // best count for each prefix. The totals of the states asked for, at the first
+        // depth and the next.
+        let mut totals: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+        let mut below: Vec<Count> = Vec::new();
+        let mut d = top;
+        while !self.sees_all(d) {
+            d += 1;
+        }
+        for d in (top..=(top + 1).min(self.last))
+            .rev()
+            .filter(|&d| self.sees_all(d))
+        {
+            let asked = if d == top { firsts } else { seconds };
+            if !asked.is_empty() {
+                totals[d - top] = (0..levels[d].states.len())
+                    .map(|i| {
+                        let mut set = vec![0u64; self.space.words];
+                        self.add_wins(&levels, &sets, d, i as u32, &mut set);
+                        set.iter().map(|w| u64::from(w.count_ones())).sum()
+                    })
+                    .collect();
+            }
+        }
+        for d in (top..d).rev() {
+            below = self.best_counts(&levels, &sets, d, &below);
+            if d <= top + 1 {
+                let width = self.space.spans[self.seen(d)].len();
+                totals[d - top] = below
+                    .chunks_exact(width)
+                    .map(|row| row.iter().map(|&c| u64::from(c)).sum())
+                    .collect();
+            }
+        }
+        let [first, second] = totals;
+        let read = |asked: &[u32], level: &Level, values: &[u64]| -> Vec<u64> {
+            asked
+                .iter()
+                .map(|s| {
+                    let i = level.states.binary_search(s).expect("a state walked");
+                    values[i]
                 })
                 .collect()
-        } else {
-            // Layers `m - 1` down to 1: each state's best count for each prefix.
-            let mut below: Vec<Count> = Vec::new();
-            for k in (1..self.m).rev() {
-                below = self.best_counts(&levels, &sets, k, &below);
-            }
-            let width = self.space.spans[0].len();
-            below
-                .chunks_exact(width)
-                .map(|row| row.iter().map(|&c| u64::from(c)).sum())
-                .collect()
         };
-        let level = &levels[1].states;
-        firsts
-            .iter()
-            .map(|&(at, held)| {
-                let i = level
-                    .binary_search(&state(at, held))
-                    .expect("a state of layer 1");
-                values[i]
-            })
-            .collect()
+        let seconds_won = if seconds.is_empty() {
+            Vec::new()
+        } else {
+            read(seconds, &levels[top + 1], &second)
+        };
+        (read(firsts, &levels[top], &first), seconds_won)
     }
 
-    /// The children of the states of layer `k` (`level`): the states of layer `k + 1`
+    /// The children of the states of depth `d` (`level`): the states of depth `d + 1`
     /// (`next`), sorted, and for each state of `level` the indices of its children.
-    fn expand(&self, k: usize, level: &mut Level, next: &mut Level) {
+    fn expand(&self, d: usize, level: &mut Level, next: &mut Level) {
         // (child state, parent index) as one word, the child in the high half, sorted by
         // the child.
-        let pairs = if self.graph.layers[self.base + k].children.is_empty() {
-            self.children_by_key(k, level)
-        } else {
-            let mut pairs: Vec<u64> = Vec::new();
-            for (i, &s) in level.states.iter().enumerate() {
-                if self.is_two_line_pc(k, s >> 3) {
-                    continue; // a PC already: nothing below it is looked at
-                }
-                for (at, held) in self.indexed_children(k, s >> 3, (s & 7) as u8) {
-                    pairs.push(u64::from(state(at, held)) << 32 | i as u64);
+        let mut pairs: Vec<u64> = Vec::new();
+        // The states whose layer does not keep its children, by that layer (empty slots
+        // lie one layer below the others).
+        let mut by_key: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        let current = self.sequence[d];
+        for (i, &s) in level.states.iter().enumerate() {
+            let code = code_of(s);
+            if self.is_two_line_pc(d, s) {
+                continue; // a PC already: nothing below it is looked at
+            }
+            if code == EMPTY_HOLD && self.hold_rule {
+                let held = state(field_of(s), JUST_HELD + current);
+                pairs.push(u64::from(held) << 32 | i as u64);
+            }
+            let layer = self.layer(d, code);
+            if self.graph.layers[layer].children.is_empty() {
+                by_key[usize::from(code == EMPTY_HOLD)].push(i as u32);
+            } else {
+                for child in self.indexed_children(layer, s, current) {
+                    pairs.push(u64::from(child) << 32 | i as u64);
                 }
             }
-            sort_by_high_half(&mut pairs);
-            pairs
-        };
+        }
+        for parents in &by_key {
+            if let Some(&first) = parents.first() {
+                let layer = self.layer(d, code_of(level.states[first as usize]));
+                self.children_by_key(layer, current, &level.states, parents, &mut pairs);
+            }
+        }
+        sort_by_high_half(&mut pairs);
         let mut child_of = Vec::with_capacity(pairs.len());
         for &pair in &pairs {
             let child = (pair >> 32) as u32;
@@ -613,36 +791,37 @@ impl<'g, 's> Walk<'g, 's> {
         level.children = children;
     }
 
-    /// [`Walk::expand`]'s pairs for a layer whose children are found by key: every
-    /// child's key with its hold slot and parent, sorted by the key (which is the order of
-    /// the next layer's fields), then each distinct key's index found by searching on from
-    /// the last one.
-    fn children_by_key(&self, k: usize, level: &Level) -> Vec<u64> {
-        let layer = &self.graph.layers[self.base + k];
-        let next = &self.graph.layers[self.base + k + 1];
-        let current = self.sequence[k + self.first];
+    /// [`Walk::expand`]'s pairs for the states `parents` (indices into `states`) of one
+    /// layer that does not keep its children: every child's key with its slot and parent,
+    /// sorted by the key (which is the order of the next layer's fields), then each
+    /// distinct key's index found by searching on from the last one.
+    fn children_by_key(
+        &self,
+        layer_at: usize,
+        current: u8,
+        states: &[u32],
+        parents: &[u32],
+        pairs: &mut Vec<u64>,
+    ) {
+        let layer = &self.graph.layers[layer_at];
+        let next = &self.graph.layers[layer_at + 1];
         let mut keyed: Vec<(u64, u32)> = Vec::new();
-        for (i, &s) in level.states.iter().enumerate() {
-            let (field, held) = (s >> 3, (s & 7) as u8);
-            if self.is_two_line_pc(k, field) {
-                continue; // a PC already: nothing below it is looked at
-            }
-            let swap = self.hold_rule && held != current;
-            let key = layer.keys[field as usize];
-            for &e in layer.edges(field) {
-                let piece = edge_piece(e) as u8;
-                let Some(hold_after) = hold_after(piece, current, held, swap) else {
+        for &i in parents {
+            let s = states[i as usize];
+            let key = layer.keys[field_of(s) as usize];
+            for &e in layer.edges(field_of(s)) {
+                let Some(code) = code_after(code_of(s), edge_piece(e) as u8, current) else {
                     continue;
                 };
                 if let Some(child) = edge_move(e).and_then(|m| moves::child(key, m)) {
-                    keyed.push((child << 3 | u64::from(hold_after), i as u32));
+                    // A child's slot is never just held: three bits.
+                    keyed.push((child << 3 | u64::from(code), i));
                 }
             }
         }
         // In the order of the keys, which is the order of the next layer's fields: each
         // key's index is found by searching on from the last one's.
         sort_by_low_word(&mut keyed, 43 + 3);
-        let mut pairs: Vec<u64> = Vec::with_capacity(keyed.len());
         let (mut from, mut last) = (0usize, None);
         for &(word, parent) in &keyed {
             let key = word >> 3;
@@ -655,22 +834,32 @@ impl<'g, 's> Walk<'g, 's> {
                 pairs.push(u64::from(state(at as u32, (word & 7) as u8)) << 32 | u64::from(parent));
             }
         }
-        pairs
+    }
+
+    /// Whether a state of the last depth with slot `code` reads its field's moves: every
+    /// one but an empty slot under the hold rule ([`Walk::empty_leaf_set`]).
+    fn reads_links(&self, code: u8) -> bool {
+        code != EMPTY_HOLD || !self.hold_rule
     }
 
     /// Finds, in one pass, the moves and child indices ([`link`]s) of the distinct fields
-    /// of the last layer's states (sorted), for [`Walk::leaf_set`] (with four unknown
-    /// pieces, the children's classes); `None` when the layer keeps its children or is the
-    /// graph's last.
+    /// of the last depth's states (sorted) that read them, for [`Walk::leaf_set`] (with
+    /// four unknown pieces, the children's classes); `None` when their layer keeps its
+    /// children or is the graph's last.
     fn prepare_leaves(&self, states: &[u32]) -> Option<LeafChildren> {
-        let layer_at = self.base + self.last;
+        let mut fields: Vec<u32> = states
+            .iter()
+            .filter(|&&s| self.reads_links(code_of(s)))
+            .map(|&s| field_of(s))
+            .collect();
+        fields.dedup();
+        let code = if self.hold_rule { 0 } else { EMPTY_HOLD };
+        let layer_at = self.layer(self.last, code);
         let layer = self.graph.layers.get(layer_at)?;
         let next = self.graph.layers.get(layer_at + 1)?;
-        if !layer.children.is_empty() {
+        if !layer.children.is_empty() || fields.is_empty() {
             return None;
         }
-        let mut fields: Vec<u32> = states.iter().map(|&s| s >> 3).collect();
-        fields.dedup();
         let mut starts = Vec::with_capacity(fields.len() + 1);
         let mut wanted: Vec<u64> = Vec::new();
         let mut pieces: Vec<u8> = Vec::new();
@@ -744,30 +933,30 @@ impl<'g, 's> Walk<'g, 's> {
         out.truncate(kept);
     }
 
-    /// Adds the continuations state `i` of layer `k >= m` wins to `out`, stopping once
-    /// `out` holds every continuation (then true). Only the last layer's sets are kept:
-    /// a state of layers `m..last` is walked once per parent, which costs less than keeping
-    /// a set for each state of layer `m + 1` (`CHANGELOG.md` has the counts).
-    fn add_wins(&self, levels: &[Level], sets: &[u32], k: usize, i: u32, out: &mut [u64]) -> bool {
-        let level = &levels[k];
-        if self.is_two_line_pc(k, level.states[i as usize] >> 3) {
+    /// Adds the continuations state `i` of a depth `d` that has seen every unknown piece
+    /// wins to `out`, stopping once `out` holds every continuation (then true). Only the
+    /// last depth's sets are kept: a state above it is walked once per parent, which
+    /// costs less than keeping a set for each (`CHANGELOG.md` has the counts).
+    fn add_wins(&self, levels: &[Level], sets: &[u32], d: usize, i: u32, out: &mut [u64]) -> bool {
+        let level = &levels[d];
+        if self.is_two_line_pc(d, level.states[i as usize]) {
             out.copy_from_slice(&self.full);
             true
-        } else if k == self.last {
+        } else if d == self.last {
             self.add_set(sets[i as usize], out)
         } else {
             level
                 .children_of(i)
                 .iter()
-                .any(|&child| self.add_wins(levels, sets, k + 1, child, out))
+                .any(|&child| self.add_wins(levels, sets, d + 1, child, out))
         }
     }
 
-    /// Adds the set at `at` in the arena ([`EMPTY`]: none) to `out`; whether `out` then
-    /// holds every continuation (false for [`EMPTY`]: the caller stopped adding once it
+    /// Adds the set at `at` in the arena ([`NO_SET`]: none) to `out`; whether `out` then
+    /// holds every continuation (false for [`NO_SET`]: the caller stopped adding once it
     /// did).
     fn add_set(&self, at: u32, out: &mut [u64]) -> bool {
-        if at == EMPTY {
+        if at == NO_SET {
             return false;
         }
         let at = at as usize;
@@ -784,38 +973,49 @@ impl<'g, 's> Walk<'g, 's> {
         missing == 0
     }
 
-    /// Where the continuations a state of the last layer wins are, in the arena, given
+    /// Where the continuations a state of the last depth wins are, in the arena, given
     /// the [`link`]s of its field's moves when they were prepared
     /// ([`Walk::prepare_leaves`]); kept for the states met again when `remember` holds.
     fn leaf_set(&mut self, s: u32, prepared: Option<&[u32]>, remember: bool) -> u32 {
         if let Some(&at) = self.leaves.get(&s) {
             return at;
         }
-        let (layer, field, held) = (self.base + self.last, s >> 3, (s & 7) as u8);
-        let found: Vec<u32>;
-        let links = match prepared {
-            Some(links) => links,
-            None => {
-                let links = self.links(layer, field);
-                found = if self.m == 4 {
-                    let mut by_class = Vec::with_capacity(links.len());
-                    self.class_links(&links, &mut by_class);
-                    by_class
-                } else {
-                    links
-                };
-                &found
-            }
-        };
-        let at = if self.m == 4 {
-            self.leaf_set_by_classes(held, links)
+        let code = code_of(s);
+        let (layer, field) = (self.layer(self.last, code), field_of(s));
+        let at = if !self.reads_links(code) {
+            self.empty_leaf_set(layer, field)
         } else {
-            let mut set = std::mem::take(&mut self.scratch);
-            set.iter_mut().for_each(|w| *w = 0);
-            self.leaf(layer, field, held, links, &mut set);
-            let at = self.keep(&set);
-            self.scratch = set;
-            at
+            // The held piece, and whether it may be swapped for the first unknown one.
+            let (held, swaps) = match slot(code) {
+                Slot::Held(held) => (held, self.hold_rule),
+                Slot::JustHeld(held) => (held, false),
+                Slot::Empty => (EMPTY_HOLD, false),
+            };
+            let found: Vec<u32>;
+            let links = match prepared {
+                Some(links) => links,
+                None => {
+                    let links = self.links(layer, field);
+                    found = if self.m == 4 {
+                        let mut by_class = Vec::with_capacity(links.len());
+                        self.class_links(&links, &mut by_class);
+                        by_class
+                    } else {
+                        links
+                    };
+                    &found
+                }
+            };
+            if self.m == 4 {
+                self.leaf_set_by_classes(held, swaps, links)
+            } else {
+                let mut set = std::mem::take(&mut self.scratch);
+                set.iter_mut().for_each(|w| *w = 0);
+                self.leaf(layer, field, held, swaps, links, &mut set);
+                let at = self.keep(&set);
+                self.scratch = set;
+                at
+            }
         };
         if remember {
             self.leaves.insert(s, at);
@@ -823,10 +1023,46 @@ impl<'g, 's> Walk<'g, 's> {
         at
     }
 
-    /// [`Walk::leaf_set`] with four unknown pieces to place, from the state's hold slot and
-    /// its moves as links to their children's classes ([`Walk::class_links`]): what a
-    /// state wins follows from these alone, so states alike share one set, found by them.
-    fn leaf_set_by_classes(&mut self, held: u8, class_links: &[u32]) -> u32 {
+    /// The set of a state of the last depth with an empty slot under the hold rule: the
+    /// unknown pieces are all seen by then, and an empty slot can take the first of them
+    /// at once, so it wins what holding that piece wins with the rest as the queue.
+    fn empty_leaf_set(&mut self, layer: usize, field: u32) -> u32 {
+        let left = self.m - 1;
+        let mut after = [[0u64; 8]; 7];
+        match left {
+            // The field is the PC.
+            0 => return self.keep(&self.full.clone()),
+            3 => {
+                let three = self
+                    .graph
+                    .three_left
+                    .as_ref()
+                    .expect("a graph with a layer three pieces from a PC has its classes");
+                let finishes = three.finishes(three.class(field));
+                for &u in &self.space.firsts {
+                    after[usize::from(u)] = finishes[usize::from(u)];
+                }
+            }
+            _ => {
+                for &u in &self.space.firsts {
+                    after[usize::from(u)][0] =
+                        self.suffixes
+                            .small(&self.graph.layers, layer, field, u, left);
+                }
+            }
+        }
+        let mut set = std::mem::take(&mut self.scratch);
+        self.gather(&after, &mut set);
+        let at = self.keep(&set);
+        self.scratch = set;
+        at
+    }
+
+    /// [`Walk::leaf_set`] with four unknown pieces to place, from the state's held piece,
+    /// whether it `swaps`, and its moves as links to their children's classes
+    /// ([`Walk::class_links`]): what a state wins follows from these alone, so states
+    /// alike share one set, found by them.
+    fn leaf_set_by_classes(&mut self, held: u8, swaps: bool, class_links: &[u32]) -> u32 {
         let three = self
             .graph
             .three_left
@@ -834,7 +1070,7 @@ impl<'g, 's> Walk<'g, 's> {
             .expect("a graph with a last layer four pieces from a PC has its classes");
         let mut alike = std::mem::take(&mut self.alike);
         alike.clear();
-        alike.push(u32::from(held));
+        alike.push(u32::from(held) | u32::from(swaps) << 3);
         alike.extend_from_slice(class_links);
         let at = match self.by_classes.get(alike.as_slice()) {
             Some(&at) => at,
@@ -842,7 +1078,7 @@ impl<'g, 's> Walk<'g, 's> {
                 let after = queues_after(
                     class_links.iter().filter_map(|&l| unlink(l)),
                     held,
-                    self.hold_rule,
+                    swaps,
                     &self.space.firsts,
                     |class, hold, queues| {
                         let finishes = &three.finishes(class)[usize::from(hold)];
@@ -863,11 +1099,11 @@ impl<'g, 's> Walk<'g, 's> {
         at
     }
 
-    /// Where set `set` is in the arena, put there if it is new ([`EMPTY`] for no
+    /// Where set `set` is in the arena, put there if it is new ([`NO_SET`] for no
     /// continuation).
     fn keep(&mut self, set: &[u64]) -> u32 {
         if set.iter().all(|&w| w == 0) {
-            EMPTY
+            NO_SET
         } else if let Some(&at) = self.distinct.get(set) {
             at
         } else {
@@ -890,62 +1126,58 @@ impl<'g, 's> Walk<'g, 's> {
             .collect()
     }
 
-    /// The continuations won after a move of the root to `child` (a state of layer 1),
-    /// depth first: the same values as [`Walk::values`], with the sets of the last layer
-    /// and the rows of layers `1..m` kept for the next moves.
-    fn value_depth_first(&mut self, child: (u32, u8)) -> u64 {
-        if self.m == 1 {
+    /// The continuations won after a move of the root to `child` (a state of the next
+    /// depth), depth first: the same values as [`Walk::values`], with the sets of the
+    /// last depth and the rows of the depths above kept for the next moves.
+    fn value_depth_first(&mut self, child: u32) -> u64 {
+        let top = self.root_depth + 1;
+        if self.sees_all(top) {
             let mut set = vec![0u64; self.space.words];
-            self.add_wins_depth_first(1, child, &mut set);
+            self.add_wins_depth_first(top, child, &mut set);
             set.iter().map(|w| u64::from(w.count_ones())).sum()
         } else {
-            let row = self.sums_depth_first(1, child);
+            let row = self.sums_depth_first(top, child);
             row.iter().map(|&c| u64::from(c)).sum()
         }
     }
 
     /// [`Walk::add_wins`] depth first: true once every continuation is won.
-    fn add_wins_depth_first(
-        &mut self,
-        k: usize,
-        (field, held): (u32, u8),
-        out: &mut [u64],
-    ) -> bool {
-        if self.is_two_line_pc(k, field) {
+    fn add_wins_depth_first(&mut self, d: usize, s: u32, out: &mut [u64]) -> bool {
+        if self.is_two_line_pc(d, s) {
             out.copy_from_slice(&self.full);
             true
-        } else if k == self.last {
-            let at = self.leaf_set(state(field, held), None, true);
+        } else if d == self.last {
+            let at = self.leaf_set(s, None, true);
             self.add_set(at, out)
         } else {
-            self.children(k, field, held)
+            self.children(d, s)
                 .into_iter()
-                .any(|child| self.add_wins_depth_first(k + 1, child, out))
+                .any(|child| self.add_wins_depth_first(d + 1, child, out))
         }
     }
 
     /// [`Walk::best_counts`] for one state, depth first, stopping once every prefix is
     /// won whatever comes.
-    fn sums_depth_first(&mut self, k: usize, (field, held): (u32, u8)) -> std::rc::Rc<[Count]> {
-        let key = state(field, held);
-        if let Some(row) = self.sums[k].get(&key) {
+    fn sums_depth_first(&mut self, d: usize, s: u32) -> std::rc::Rc<[Count]> {
+        if let Some(row) = self.sums[d].get(&s) {
             return row.clone();
         }
-        let spans = self.space.spans[k - 1].clone();
-        let row: Vec<Count> = if self.is_two_line_pc(k, field) {
+        let seen = self.seen(d);
+        let spans = self.space.spans[seen].clone();
+        let row: Vec<Count> = if self.is_two_line_pc(d, s) {
             spans
         } else {
             let mut row: Vec<Count> = vec![0; spans.len()];
-            for child in self.children(k, field, held) {
-                if k + 1 == self.m {
+            for child in self.children(d, s) {
+                if self.sees_all(d + 1) {
                     let mut set = std::mem::take(&mut self.below);
                     set.iter_mut().for_each(|w| *w = 0);
-                    self.add_wins_depth_first(k + 1, child, &mut set);
+                    self.add_wins_depth_first(d + 1, child, &mut set);
                     best_of_bytes(&mut row, &set);
                     self.below = set;
                 } else {
-                    let below = self.sums_depth_first(k + 1, child);
-                    best_of_runs(&mut row, &below, &self.space.runs[k - 1]);
+                    let below = self.sums_depth_first(d + 1, child);
+                    best_of_runs(&mut row, &below, &self.space.runs[seen]);
                 }
                 if row == spans {
                     break;
@@ -954,67 +1186,78 @@ impl<'g, 's> Walk<'g, 's> {
             row
         };
         let row: std::rc::Rc<[Count]> = row.into();
-        self.sums[k].insert(key, row.clone());
+        self.sums[d].insert(s, row.clone());
         row
     }
 
-    /// The states of layer `k + 1` that the moves of a state of layer `k` lead to, for a
-    /// layer whose child indices are stored ([`super::Layer::children`]).
+    /// The states of the next depth that the moves of state `s` of a layer whose child
+    /// indices are stored ([`super::Layer::children`]) lead to, `current` its current
+    /// piece.
     fn indexed_children(
         &self,
-        k: usize,
-        field: u32,
-        held: u8,
-    ) -> impl Iterator<Item = (u32, u8)> + 'g {
+        layer: usize,
+        s: u32,
+        current: u8,
+    ) -> impl Iterator<Item = u32> + 'g {
         let graph = self.graph;
-        let layer = self.base + k;
+        let (field, code) = (field_of(s), code_of(s));
         let edges = graph.layers[layer].edges(field);
-        let current = self.sequence[k + self.first];
-        let swap = self.hold_rule && held != current;
         edges.iter().enumerate().filter_map(move |(j, &e)| {
-            let piece = edge_piece(e) as u8;
-            let hold_after = hold_after(piece, current, held, swap)?;
-            Some((graph.child(layer, field, j)?, hold_after))
+            let after = code_after(code, edge_piece(e) as u8, current)?;
+            Some(state(graph.child(layer, field, j)?, after))
         })
     }
 
-    /// The states of layer `k + 1` that the moves of a state of layer `k` lead to, their
-    /// indices found once ([`ChildMemo`]).
-    fn children(&mut self, k: usize, field: u32, held: u8) -> Vec<(u32, u8)> {
-        let layer = self.base + k;
+    /// The states of the next depth that state `s` of depth `d` leads to: its placements,
+    /// their children found once ([`ChildMemo`]), and with an empty slot under the hold
+    /// rule the hold into it.
+    fn children(&mut self, d: usize, s: u32) -> Vec<u32> {
+        let (field, code) = (field_of(s), code_of(s));
+        let layer = self.layer(d, code);
+        let current = self.sequence[d];
         let edges = self.graph.layers[layer].edges(field);
-        let current = self.sequence[k + self.first];
-        let swap = self.hold_rule && held != current;
         let found = self.children.of(self.graph, layer, field, |_, e| {
-            let piece = edge_piece(e) as u8;
-            hold_after(piece, current, held, swap).is_some()
+            code_after(code, edge_piece(e) as u8, current).is_some()
         });
         let mut children = Vec::new();
         for (&e, &child) in edges.iter().zip(found) {
-            let piece = edge_piece(e) as u8;
-            let Some(hold_after) = hold_after(piece, current, held, swap) else {
+            let Some(after) = code_after(code, edge_piece(e) as u8, current) else {
                 continue;
             };
             if child != NO_CHILD {
-                children.push((child, hold_after));
+                children.push(state(child, after));
             }
+        }
+        if code == EMPTY_HOLD && self.hold_rule {
+            children.push(state(field, JUST_HELD + current));
         }
         children
     }
 
-    /// Whether a state of layer `k` is the 2-line PC, when that counts.
-    fn is_two_line_pc(&self, k: usize, field: u32) -> bool {
-        self.two_line_at == Some((self.base + k, field))
+    /// Whether state `s` of depth `d` is the 2-line PC, when that counts.
+    fn is_two_line_pc(&self, d: usize, s: u32) -> bool {
+        self.two_line_at
+            .is_some_and(|at| at == (self.layer(d, code_of(s)), field_of(s)))
     }
 
-    /// The continuations a state of the last layer wins, with one to three unknown pieces
+    /// The continuations a state of the last depth wins, with one to three unknown pieces
     /// to place: for each first unknown piece, the queues of the rest that finish what
-    /// placing it (or the held piece) leaves. `links`: the [`link`]s of the field's moves.
-    fn leaf(&mut self, layer: usize, field: u32, held: u8, links: &[u32], set: &mut [u64]) {
+    /// placing it (or, when it `swaps`, the held piece) leaves. `links`: the [`link`]s of
+    /// the field's moves.
+    fn leaf(
+        &mut self,
+        layer: usize,
+        field: u32,
+        held: u8,
+        swaps: bool,
+        links: &[u32],
+        set: &mut [u64],
+    ) {
         let graph = self.graph;
         let m = self.m;
         if m == 1 {
-            let fits = self.suffixes.small(&graph.layers, layer, field, held, 1);
+            let hold = if swaps { held } else { EMPTY_HOLD };
+            let fits = self.suffixes.small(&graph.layers, layer, field, hold, 1);
             set[0] = fits & u64::from(self.space.last_pieces[0]);
             return;
         }
@@ -1022,7 +1265,7 @@ impl<'g, 's> Walk<'g, 's> {
         let after = queues_after(
             links.iter().filter_map(|&l| unlink(l)),
             held,
-            self.hold_rule,
+            swaps,
             &self.space.firsts,
             |child, hold, queues| {
                 queues[0] |= suffixes.small(&graph.layers, layer + 1, child, hold, m - 1)
@@ -1059,36 +1302,38 @@ impl<'g, 's> Walk<'g, 's> {
         }
     }
 
-    /// For every state of layer `1 <= k < m`, each prefix's continuations won by the best
-    /// move, one row after another, from the rows of layer `k + 1` (`below`; none for
-    /// `k + 1 = m`).
+    /// For every state of a depth `d` that has not seen every unknown piece, each
+    /// prefix's continuations won by the best move, one row after another, from the rows
+    /// of depth `d + 1` (`below`; none when that depth has seen them all).
     fn best_counts(
         &mut self,
         levels: &[Level],
         sets: &[u32],
-        k: usize,
+        d: usize,
         below: &[Count],
     ) -> Vec<Count> {
-        let spans = &self.space.spans[k - 1];
+        let seen = self.seen(d);
+        let spans = &self.space.spans[seen];
         let width = spans.len();
-        let level = &levels[k];
+        let level = &levels[d];
         let mut rows: Vec<Count> = vec![0; width * level.states.len()];
         let mut set = std::mem::take(&mut self.below);
+        let sets_below = self.sees_all(d + 1);
         for (i, row) in rows.chunks_exact_mut(width).enumerate() {
-            if self.is_two_line_pc(k, level.states[i] >> 3) {
+            if self.is_two_line_pc(d, level.states[i]) {
                 row.copy_from_slice(spans);
                 continue;
             }
             for &child in level.children_of(i as u32) {
-                if k + 1 == self.m {
+                if sets_below {
                     set.iter_mut().for_each(|w| *w = 0);
-                    self.add_wins(levels, sets, k + 1, child, &mut set);
+                    self.add_wins(levels, sets, d + 1, child, &mut set);
                     best_of_bytes(row, &set);
                 } else {
-                    let width_below = self.space.spans[k].len();
+                    let width_below = self.space.spans[seen + 1].len();
                     let from = child as usize * width_below;
                     let child_row = &below[from..from + width_below];
-                    best_of_runs(row, child_row, &self.space.runs[k - 1]);
+                    best_of_runs(row, child_row, &self.space.runs[seen]);
                 }
                 if row == spans.as_slice() {
                     break;
@@ -1101,10 +1346,10 @@ impl<'g, 's> Walk<'g, 's> {
 }
 
 /// For each first unknown piece, the queues of the pieces after it (base 8), from the
-/// moves (piece, child) of a state of the last layer holding `held`: placing the first
-/// unknown piece keeps the hold; with the hold rule (`swaps`), placing the held piece
-/// holds the first unknown piece instead, whichever of `firsts` it is. `add(child, hold,
-/// queues)` adds the queues that finish `child` with `hold` in the slot.
+/// moves (piece, child) of a state of the last depth holding `held`: placing the first
+/// unknown piece keeps the hold; when it `swaps`, placing the held piece holds the first
+/// unknown piece instead, whichever of `firsts` it is. `add(child, hold, queues)` adds
+/// the queues that finish `child` with `hold` in the slot.
 fn queues_after<C: Copy>(
     moves: impl Iterator<Item = (u8, C)>,
     held: u8,
@@ -1124,32 +1369,13 @@ fn queues_after<C: Copy>(
     after
 }
 
-/// The hold slot after a state holding `held`, with `current` to place, places `piece`
-/// (`swap`: hold may be pressed and gives another piece), or `None` when it cannot place it.
-fn hold_after(piece: u8, current: u8, held: u8, swap: bool) -> Option<u8> {
-    if piece == current {
-        Some(held)
-    } else if swap && piece == held {
-        Some(current)
-    } else {
-        None
-    }
-}
-
-/// A state of a layer as one word: its field's index, and the hold slot in the low three
-/// bits (an index is below [`super::MAX_FIELDS`], `2^28`).
-#[inline]
-fn state(at: u32, held: u8) -> u32 {
-    at << 3 | u32::from(held)
-}
-
-/// The states of one layer of a walk, sorted, and where their children are in the next.
+/// The states of one depth of a walk, sorted, and where their children are in the next.
 #[derive(Default)]
 struct Level {
     states: Vec<u32>,
     /// Where each state's children start in `children` (one more entry than states).
     starts: Vec<u32>,
-    /// Indices of states of the next layer.
+    /// Indices of states of the next depth.
     children: Vec<u32>,
 }
 
@@ -1180,7 +1406,7 @@ impl Answerer for GraphWalk {
         context: &mut Context<'_>,
         decision: &Decision,
         until_certain: bool,
-    ) -> Result<Vec<(Move, Ratio)>, SolverError> {
+    ) -> Result<Ranking, SolverError> {
         rank_by_walk(self, context, decision, until_certain)
     }
 
