@@ -380,6 +380,44 @@ mod tests {
     }
 
     #[test]
+    fn the_walk_counts_a_forced_piece_as_known_and_takes_an_empty_slot() {
+        let empty = "..........";
+        let with_bag = |d: Decision, bag: &str| Decision {
+            bag: bag.parse().unwrap(),
+            ..d
+        };
+        // The first decision of a game: six of the first bag in view, the last forced.
+        let first = with_bag(decision(empty, None, "LSITJO"), "Z")
+            .reveals()
+            .unwrap();
+        assert_eq!(first.known, queue_of("LSITJOZ"));
+        assert!(first.forced);
+        assert_eq!(first.unknown, 4);
+        assert_eq!(first.bag, PieceSet::EMPTY);
+        // A start with four previews, the next piece forced.
+        let forced = with_bag(decision(empty, Some(Piece::I), "JLOST"), "Z");
+        let reveals = forced.reveals().unwrap();
+        assert_eq!(reveals.known, queue_of("IJLOSTZ"));
+        assert_eq!(reveals.unknown, 4);
+        // Without the forced piece five would be unknown: more than the walk takes.
+        let open = with_bag(decision(empty, Some(Piece::I), "JLOST"), "ZO");
+        assert_eq!(open.reveals(), None);
+        // Every piece known with the forced one: the walk takes it as one unknown piece
+        // of a bag of one.
+        let pco = "##.....###/###....###/####...###/###....###";
+        let known = with_bag(decision(pco, Some(Piece::I), "TLO"), "J");
+        let reveals = known.reveals().unwrap();
+        assert!(!reveals.forced);
+        assert_eq!((reveals.unknown, reveals.bag), (1, "J".parse().unwrap()));
+        // An empty slot with fewer previews than unknown pieces: not the walk's.
+        assert_eq!(decision(empty, None, "LSIT").reveals(), None);
+    }
+
+    fn queue_of(text: &str) -> Vec<Piece> {
+        text.chars().filter_map(Piece::from_char).collect()
+    }
+
+    #[test]
     fn the_layers_count_unknown_pieces_and_known_layers() {
         let empty = "..........";
         let layers = |unknown, last_known| {

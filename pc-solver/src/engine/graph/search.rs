@@ -704,7 +704,12 @@ impl<'g, 's> Walk<'g, 's> {
         for d in (top..d).rev() {
             below = self.best_counts(&levels, &sets, d, &below);
             if d <= top + 1 {
-                let width = self.space.spans[self.seen(d)].len();
+                // A row sums to the state's total, summed over its last piece or not.
+                let width = if d > top {
+                    self.space.spans[self.seen(d) - 1].len()
+                } else {
+                    self.space.spans[self.seen(d)].len()
+                };
                 totals[d - top] = below
                     .chunks_exact(width)
                     .map(|row| row.iter().map(|&c| u64::from(c)).sum())
@@ -1304,7 +1309,9 @@ impl<'g, 's> Walk<'g, 's> {
 
     /// For every state of a depth `d` that has not seen every unknown piece, each
     /// prefix's continuations won by the best move, one row after another, from the rows
-    /// of depth `d + 1` (`below`; none when that depth has seen them all).
+    /// of depth `d + 1` (`below`; none when that depth has seen them all). Below the first
+    /// depth a row is kept summed over the piece its depth saw last, as its parents read
+    /// it (a row per prefix of the parents' pieces): up to seven times smaller.
     fn best_counts(
         &mut self,
         levels: &[Level],
@@ -1315,29 +1322,44 @@ impl<'g, 's> Walk<'g, 's> {
         let seen = self.seen(d);
         let spans = &self.space.spans[seen];
         let width = spans.len();
+        let summed = d > self.root_depth + 1;
+        let kept = if summed {
+            self.space.spans[seen - 1].len()
+        } else {
+            width
+        };
         let level = &levels[d];
-        let mut rows: Vec<Count> = vec![0; width * level.states.len()];
+        let mut rows: Vec<Count> = vec![0; kept * level.states.len()];
+        let mut row: Vec<Count> = vec![0; width];
         let mut set = std::mem::take(&mut self.below);
         let sets_below = self.sees_all(d + 1);
-        for (i, row) in rows.chunks_exact_mut(width).enumerate() {
+        for (i, out) in rows.chunks_exact_mut(kept).enumerate() {
             if self.is_two_line_pc(d, level.states[i]) {
                 row.copy_from_slice(spans);
-                continue;
+            } else {
+                row.iter_mut().for_each(|c| *c = 0);
+                for &child in level.children_of(i as u32) {
+                    if sets_below {
+                        set.iter_mut().for_each(|w| *w = 0);
+                        self.add_wins(levels, sets, d + 1, child, &mut set);
+                        best_of_bytes(&mut row, &set);
+                    } else {
+                        let from = child as usize * width;
+                        for (best, &c) in row.iter_mut().zip(&below[from..from + width]) {
+                            *best = (*best).max(c);
+                        }
+                    }
+                    if row == *spans {
+                        break;
+                    }
+                }
             }
-            for &child in level.children_of(i as u32) {
-                if sets_below {
-                    set.iter_mut().for_each(|w| *w = 0);
-                    self.add_wins(levels, sets, d + 1, child, &mut set);
-                    best_of_bytes(row, &set);
-                } else {
-                    let width_below = self.space.spans[seen + 1].len();
-                    let from = child as usize * width_below;
-                    let child_row = &below[from..from + width_below];
-                    best_of_runs(row, child_row, &self.space.runs[seen]);
+            if summed {
+                for (sum, &(start, end)) in out.iter_mut().zip(&self.space.runs[seen - 1]) {
+                    *sum = row[start as usize..end as usize].iter().sum();
                 }
-                if row == spans.as_slice() {
-                    break;
-                }
+            } else {
+                out.copy_from_slice(&row);
             }
         }
         self.below = set;
