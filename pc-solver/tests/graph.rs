@@ -392,3 +392,61 @@ fn first_decisions_of_a_game_equal_the_depth_first_search() {
     }
     assert!(moves > 0);
 }
+
+/// A piece the bag forces counts as known in the walk: on the full SRS graph, each
+/// placement's chance equals the chance of the position after it with that piece
+/// revealed (a decision with no forced piece), and holding first equals the position
+/// after the hold; for a start with four previews whose fifth piece is forced and for
+/// first decisions of a game. `PC_GAMES` first bags (default 3):
+/// `cargo test -p pc-solver --release --test graph -- --ignored --nocapture a_forced_piece`
+#[test]
+#[ignore]
+fn a_forced_piece_is_worth_its_reveal() {
+    let games: u64 = std::env::var("PC_GAMES").map_or(3, |s| s.parse().unwrap());
+    let rules = Rules::default();
+    let path = PcGraph::cache_path(&rules).expect("a cache folder (set PC_GRAPH_DIR)");
+    let graph = Arc::new(PcGraph::load(&path, &rules).expect("the SRS graph cached"));
+    let mut starts = vec![
+        Position::new(Default::default(), Piece::J)
+            .with_hold(Some(Piece::I))
+            .with_preview(&pieces("LOST"))
+            .with_bag("Z".parse().unwrap()),
+    ];
+    starts.extend((0..games).map(|seed| position("", 4, 3000 + seed, 0, 5, false)));
+    let mut checked = 0;
+    for start in &starts {
+        let forced = start.bag.first().expect("one piece left");
+        assert_eq!(start.bag.len(), 1);
+        let options = SolverOptions {
+            preview: start.preview.len(),
+            ..with_graph(&graph)
+        };
+        let mut solver = Solver::with_options(rules.clone(), options).unwrap();
+        let ranking = solver.recommend(start).unwrap();
+        assert_eq!(ranking.engine, Engine::Graph);
+        for m in &ranking.moves {
+            // A hold into the empty slot that places the next piece reveals two.
+            if m.mv.hold && start.hold.is_none() {
+                continue;
+            }
+            let after = start.after(m, &[forced]).unwrap();
+            assert!(after.bag.is_empty());
+            let chance = solver.chance(&after).unwrap();
+            assert_eq!(chance, m.chance, "{start:?}: {:?}", m.mv);
+            checked += 1;
+        }
+        if let Some(hold_first) = ranking.hold_first {
+            let after = start.after_hold(forced).unwrap();
+            assert_eq!(solver.chance(&after).unwrap(), hold_first, "{start:?}");
+        }
+        eprintln!(
+            "{:?} hold {:?}, bag {}: {} ({} moves)",
+            start.queue(),
+            start.hold,
+            start.bag,
+            ranking.chance,
+            ranking.moves.len()
+        );
+    }
+    assert!(checked > 100, "{checked}");
+}
