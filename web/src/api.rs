@@ -57,14 +57,17 @@ pub enum Request {
         /// The position.
         form: Form,
     },
-    /// `{"op":"play_solve","form":Form}`: as `solve`, for Play mode: with the hold slot
-    /// empty (and not used yet for this piece) and three or more pieces a PC can use not
-    /// revealed, the exact ranking of the placements takes minutes (the depth-first
-    /// search), so only the chance of pressing hold first is computed, exactly, from the
-    /// positions after it (each a decision of the graph's walk, or of the layered search
-    /// without a graph). Answer: `solve`'s, or `{"ok":true,"partial":true,
-    /// "chance":null,"hold_first":Chance,"reveals":[{"piece","chance"}],"moves":[],
-    /// "line":null,"engine"}`.
+    /// `{"op":"play_solve","form":Form}`: as `solve`, for Play mode. `solve`'s answer
+    /// whenever the solver answers the position quickly: the loaded graph's walk answers
+    /// it (with the hold slot empty too: the first decision of a game, five previews), or
+    /// the hold slot is filled or used, or at most two pieces a PC can use are unknown.
+    /// Otherwise (the hold slot empty and not used yet for this piece, three or more
+    /// pieces unknown, and no graph that answers it) the exact ranking of the placements
+    /// takes minutes (the depth-first search), so only the chance of pressing hold first
+    /// is computed, exactly, from the positions after it (each a decision of the graph's
+    /// walk, or of the layered search without a graph). Answer: `solve`'s, or
+    /// `{"ok":true,"partial":true,"chance":null,"hold_first":Chance,
+    /// "reveals":[{"piece","chance"}],"moves":[],"line":null,"engine"}`.
     PlaySolve {
         /// The position.
         form: Form,
@@ -867,6 +870,52 @@ mod tests {
         let a = call(serde_json::json!({ "op": "play_solve", "form": held }));
         let b = call(serde_json::json!({ "op": "solve", "form": held }));
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn play_solve_gives_the_full_answer_when_the_graph_answers_the_empty_hold_slot() {
+        // Three columns filled, four rows: seven pieces to a PC. The hold slot empty, the
+        // current piece and four previews, two of this bag to come: three pieces unknown,
+        // as many as the previews, so the graph of this field answers it.
+        let rows = "###......./###......./###......./###.......";
+        let form = serde_json::json!({ "field": rows, "queue": "LSOLT", "bag": "OZSIJ" });
+        let partial = call(serde_json::json!({ "op": "play_solve", "form": form }));
+        assert_eq!(partial["ok"], true, "{partial}");
+        assert_eq!(partial["partial"], true, "no graph: only holding first");
+        assert_eq!(partial["chance"], Value::Null);
+        crate::graph::set_bytes(small_graph(rows));
+        let loaded = call(serde_json::json!({ "op": "graph", "kicks": "srs", "drop": "softdrop" }));
+        assert_eq!(loaded["ok"], true, "{loaded}");
+        let full = call(serde_json::json!({ "op": "play_solve", "form": form }));
+        assert_eq!(full["ok"], true, "{full}");
+        assert_eq!(full["partial"], Value::Null, "{full}");
+        assert_eq!(full["engine"], "graph");
+        // The values of the depth-first search without a graph, as `recommend` ranks them.
+        let (chance, moves) = native(&form);
+        assert_eq!(full["chance"], json(&chance));
+        assert_eq!(full["chance"]["fraction"], "19/20");
+        assert_eq!(full["moves"], json(&moves));
+        assert_eq!(full["hold_first"], partial["hold_first"]);
+        assert_eq!(full["hold_first"]["fraction"], "4/5");
+        // Placements after a hold into the empty slot are ranked too.
+        let moves = full["moves"].as_array().unwrap();
+        assert!(moves.iter().any(|m| m["hold"] == true && m["piece"] == "S"));
+        assert!(
+            moves
+                .iter()
+                .any(|m| m["hold"] == false && m["piece"] == "L")
+        );
+        // It is `solve`'s answer.
+        assert_eq!(
+            full,
+            call(serde_json::json!({ "op": "solve", "form": form }))
+        );
+        // With two previews the graph does not answer: partial.
+        let short = serde_json::json!({ "field": rows, "queue": "LSO", "bag": "ZIJT" });
+        let answer = call(serde_json::json!({ "op": "play_solve", "form": short }));
+        assert_eq!(answer["partial"], true, "{answer}");
+        assert_eq!(answer["chance"], Value::Null);
+        crate::graph::unload();
     }
 
     #[test]

@@ -51,6 +51,9 @@ export class Play {
     this.chanceEl = $('play-chance'); // #chance while Play mode shows (app.js swaps the ids)
     buildBoard($('play-board'), ROWS_SHOWN);
     this.setupControls();
+    solver.addEventListener('graph', (e) => {
+      if (e.detail.state === 'ready') this.askAgainPartial();
+    });
   }
 
   // --- games ----------------------------------------------------------------------------
@@ -137,9 +140,12 @@ export class Play {
     return this.game.form.queue[0];
   }
 
-  /** Asks the worker for a position's ranking (once per position). */
-  ask(key, priority) {
-    if (this.answers.has(key)) return;
+  /**
+   * Asks the worker for a position's ranking (once per position; `again`: once more, the
+   * answer kept on screen until the new one comes).
+   */
+  ask(key, priority, { again = false } = {}) {
+    if (this.answers.has(key) && !again) return;
     if (priority === 2) this.solver.demote();
     const form = JSON.parse(key);
     const gameId = this.gameId;
@@ -150,7 +156,9 @@ export class Play {
         return;
       }
       const first = !this.answers.has(key);
-      this.answers.set(key, { answer, ms, engine: answer.engine });
+      // (An answer that arrives once the graph is ready was computed with it: the worker
+      // reports the graph loaded before it answers the solves that come after.)
+      this.answers.set(key, { answer, ms, engine: answer.engine, graph: this.solver.graph.state === 'ready' });
       if (first && this.appeared.has(key)) {
         const first = !/#/.test(form.field); // the first decision of a PC: the empty field
         this.timings.push({
@@ -169,6 +177,20 @@ export class Play {
       if (err.cancelled) return;
       if (key === this.key) this.showError(err.message);
     });
+  }
+
+  /**
+   * The PC graph is ready: it answers the first decision of a game in full (the hold slot
+   * empty), so the positions of this game that only holding first was computed for
+   * without the graph are asked again.
+   */
+  askAgainPartial() {
+    if (!this.game) return;
+    const keys = new Set([this.key, ...this.log.map((e) => e.key)]);
+    for (const key of keys) {
+      const got = this.answers.get(key);
+      if (got?.answer.partial && !got.graph) this.ask(key, key === this.key ? 2 : 1, { again: true });
+    }
   }
 
   // --- the falling piece ------------------------------------------------------------------
@@ -562,7 +584,13 @@ export class Play {
       chance.dataset.turn = String(this.game.turn);
       chance.className = '';
       $('play-percent').textContent = '';
-      $('play-status').textContent = `Hold first: ${got.answer.hold_first.fraction} = ${formatPercent(got.answer.hold_first.percent)} (exact, in ${formatSeconds(got.ms)}${got.engine === 'graph' ? ' from the PC graph' : ''}). With the hold slot empty, the chance of placing now is not computed: it takes the solver minutes.`;
+      // The graph answers the first decision of a game in full: asked again once it is
+      // ready (askAgainPartial).
+      const g = this.solver.graph.state;
+      const why = got.graph
+        ? 'the PC graph does not answer this position, and the search takes minutes'
+        : `without the PC graph it takes the solver minutes${g === 'loading' || g === 'ready' ? ' (asked again with the graph)' : ''}`;
+      $('play-status').textContent = `Hold first: ${got.answer.hold_first.fraction} = ${formatPercent(got.answer.hold_first.percent)} (exact, in ${formatSeconds(got.ms)}${got.engine === 'graph' ? ' from the PC graph' : ''}). With the hold slot empty, the chance of placing now is not computed: ${why}.`;
       $('play-status').classList.remove('busy');
     } else if (got) {
       chance.textContent = got.answer.chance.fraction;

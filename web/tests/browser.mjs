@@ -324,7 +324,7 @@ await check('the page fetches the graph, caches it, answers from it as without i
 
 // --- Play mode -----------------------------------------------------------------------------------
 
-await playChecks({ browser, base, recommend: args.recommend, out });
+await playChecks({ browser, base, recommend: args.recommend, out, graphField: args['graph-field'] });
 
 // --- layout ----------------------------------------------------------------------------------------
 
@@ -489,5 +489,5 @@ if (args.figures) {
 await browser.done();
 writeFileSync(join(out, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
 console.log(`figures: ${JSON.stringify(figures)}`);
-console.log(`${results.passed} passed, ${results.failed} failed`);
+console.log(`${results.passed} passed, ${results.failed} failed${results.skipped ? `, ${results.skipped} skipped (PC_WEB_ONLY)` : ''}`);
 process.exit(results.failed ? 1 : 0);

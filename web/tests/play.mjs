@@ -141,7 +141,114 @@ async function snapshot(page) {
   }));
 }
 
-export async function playChecks({ browser, base, recommend, out }) {
+/** Whether the native answer's best choice is to hold first (hold_first beats every move). */
+function nativeHoldsFirst(n) {
+  return !!n.hold_first && (n.moves.length === 0
+    || BigInt(n.hold_first[0]) * BigInt(n.moves[0].probability[1]) > BigInt(n.moves[0].probability[0]) * BigInt(n.hold_first[1]));
+}
+
+/**
+ * A Play link starting from `field` (rows, top first) with the hold slot empty, four
+ * previews (three pieces of a 7-piece PC unknown: the graph of that field answers it).
+ */
+function emptyHoldStart(field, queue, bag) {
+  return `play=1&seed=1&preview=4&kicks=srs&field=${encodeURIComponent(field).replaceAll('%2F', '/')}&queue=${queue}&bag=${bag}`;
+}
+
+/** The first decision of a game from the test site's graph: the answer of the position on screen. */
+async function graphAnswer(page) {
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
+  await waitAnswer(page);
+  return page.evaluate(() => {
+    const got = window.pcPage.play.answers.get(window.pcPage.play.key);
+    return { engine: got.engine, partial: !!got.answer.partial };
+  });
+}
+
+export async function playChecks({ browser, base, recommend, out, graphField }) {
+  await check('Play: the first decision with the hold slot empty is exact from the graph (chance, hint, last move, review) as the native one', async () => {
+    // The test site's graph is of graphField (7 pieces to a PC): from it, the hold slot
+    // empty, the current piece and four previews, three pieces unknown. Without the graph
+    // the page computes only holding first there (the depth-first search takes long on
+    // the full field).
+    // 1. The best choice is a placement (19/20; holding first 4/5): the hint shows it;
+    //    a move that loses the PC ends the game, and its row in the review is exact.
+    let page = await open(browser, base, emptyHoldStart(graphField, 'LSOLT', 'OZSIJ'));
+    assertEqual(await graphAnswer(page), { engine: 'graph', partial: false }, 'the answer');
+    let form = await position(page);
+    assertEqual([form.field, form.hold, form.hold_used, form.queue], [graphField, '', false, 'LSOLT'], 'the position');
+    let n = native(recommend, form);
+    let s = await shown(page);
+    assertEqual(s.chance, nativeFraction(n), '#chance');
+    assert(!nativeHoldsFirst(n), 'the native best choice is a placement');
+    assertEqual({ keys: s.keys, hold: s.hold }, { keys: n.moves[0].path, hold: String(n.moves[0].hold) }, 'the hint');
+    assertEqual(sortCells(s.cells), sortCells(n.moves[0].cells), 'the hint\'s cells');
+    assert((await text(page, '#hint-text')).endsWith(`: ${nativeFraction(n.moves[0])}`), 'the hint\'s chance');
+    const [bestName, bestCaps] = [await hintName(page), await hintCaps(page)];
+    const frac = (m) => `${m.probability[0]}/${m.probability[1]}`;
+    const losing = n.moves.find((m) => !m.hold && m.probability[0] === 0);
+    assert(losing, 'a move without a PC');
+    await press(page, losing.path);
+    await page.waitForFunction(() => document.getElementById('chance-lost').dataset.fraction, { timeout: 10_000 });
+    assertEqual([await text(page, '#last-before'), await text(page, '#last-after'), await page.$eval('#chance-lost', (e) => e.dataset.fraction)],
+      [nativeFraction(n), '0/1', nativeFraction(n)], 'the last move: before, after, lost');
+    const verdict = await text(page, '#last-verdict');
+    assert(verdict.endsWith(`; the best was ${bestName} (${bestCaps.join(' ')})`), `the verdict "${verdict}"`);
+    await page.waitForFunction(() => !document.getElementById('review-panel').hidden, { timeout: 30_000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('#review-table tbody tr')].every((r) => r.dataset.lost), { timeout: 30_000 });
+    const review = await page.$$eval('#review-table tbody tr', (rows) => rows.map((r) => ({
+      lost: r.dataset.lost, numbers: [...r.querySelectorAll('td.num')].map((td) => td.textContent),
+    })));
+    assertEqual(review.map((r) => r.lost), [nativeFraction(n)], 'the review\'s chance lost');
+    assertEqual(review[0].numbers.slice(0, 2), [nativeFraction(n), '0/1'], 'the review\'s chances before and after');
+    assert(review[0].numbers[2].startsWith(`${nativeFraction(n)} (`), `the review's chance lost "${review[0].numbers[2]}"`);
+    await page.screenshot({ path: join(out, 'play-first-decision.png'), fullPage: true });
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+
+    // 2. The best choice is to hold first (119/120; the best placement 59/60): the hint
+    //    says so, and holding loses nothing.
+    page = await open(browser, base, emptyHoldStart(graphField, 'TLZIS', 'ZJIOLT'));
+    assertEqual(await graphAnswer(page), { engine: 'graph', partial: false }, 'the answer');
+    form = await position(page);
+    n = native(recommend, form);
+    s = await shown(page);
+    assertEqual(s.chance, nativeFraction(n), '#chance');
+    assert(nativeHoldsFirst(n), 'the native best choice is to hold first');
+    assertEqual([s.hold, s.keys], ['first', 'hold'], 'the hint');
+    assertEqual(await text(page, '#hint-text'), `T into the hold slot first, then place once the next piece shows: ${frac({ probability: n.hold_first })}`, 'the hint\'s text');
+    await page.keyboard.press('KeyC');
+    await page.waitForFunction(() => document.getElementById('chance-lost').dataset.fraction, { timeout: 10_000 });
+    assertEqual([await text(page, '#last-what'), await text(page, '#last-before'), await text(page, '#last-after'), await page.$eval('#chance-lost', (e) => e.dataset.fraction)],
+      ['T into the hold slot', nativeFraction(n), frac({ probability: n.hold_first }), '0/1'], 'the last move: before, after, lost');
+    assertEqual(await text(page, '#last-verdict'), 'the best move', 'the verdict');
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  });
+
+  await check('Play: without the graph the first decision with the hold slot empty is holding first only; turned on, the graph answers it in full', async () => {
+    const page = await openApart(browser, base, emptyHoldStart(graphField, 'LSOLT', 'OZSIJ'),
+      (p) => p.evaluateOnNewDocument(() => localStorage.setItem('pc-settings-v1', JSON.stringify({ graph: false }))));
+    await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'off', { timeout: 10_000 });
+    await waitAnswer(page);
+    const n = native(recommend, await position(page));
+    const holdFirst = `${n.hold_first[0]}/${n.hold_first[1]}`;
+    let s = await shown(page);
+    assertEqual([s.chance, s.hold, s.keys], ['', 'first', 'hold'], 'the partial answer: no chance, hold first');
+    const status = await text(page, '#play-status');
+    assert(status.startsWith(`Hold first: ${holdFirst} = `) && status.includes('without the PC graph'), `status "${status}"`);
+    // Turned on, the graph loads and the position is asked again: the full answer.
+    await page.click('#graph-toggle');
+    await page.waitForFunction((f) => document.getElementById('chance').textContent === f, { timeout: 30_000, polling: 50 }, nativeFraction(n));
+    assertEqual(await page.$eval('#graph-status', (e) => e.dataset.state), 'ready', 'the graph');
+    s = await shown(page);
+    assertEqual({ keys: s.keys, hold: s.hold }, { keys: n.moves[0].path, hold: String(n.moves[0].hold) }, 'the hint');
+    assert((await text(page, '#play-status')).includes('from the PC graph'), 'answered from the graph');
+    assertEqual(page.problems, [], 'console');
+    await page.browserContext().close();
+  });
+
+
   await check('Play: a scripted keyboard player follows the hints through two PCs, every chance the native one', async () => {
     // From a position of the first PC, six previews: the first decision of the second PC
     // is quick without the full graph (three pieces unknown).
