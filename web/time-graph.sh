@@ -2,8 +2,11 @@
 # Times the page with the full PC graph of SRS in headless Chromium (not a CI test: about
 # three minutes with the graph built): the graph downloaded and read on a first visit, then read from the
 # browser's cache on --runs reloads (5), each with the first decision of a PC (I held,
-# JLOSTZ: 419/420) from it, medians; then Play mode played by keyboard following the
-# hints, with the graph and without it: the time from a piece appearing to its answer.
+# JLOSTZ: 419/420) from it, medians; the first decision of a game in Play mode (the empty
+# field, the hold slot empty, LSITJO, Z forced: 69/70) answered in full from the graph on
+# --runs reloads, medians and the worker's memory; then Play mode played by keyboard
+# following the hints, with the graph and without it: the time from a piece appearing to
+# its answer (--no-play: not these games).
 # Needs web/dist/graphs/srs-softdrop.pcgraph.gz (web/build-graphs.sh srs makes it).
 # Writes target/web-timing/timing.json. Arguments go to web/tests/timing.mjs.
 set -euo pipefail

@@ -8,7 +8,11 @@
 //    decision of a PC, I held and JLOSTZ (419/420), answered from it.
 // 2. --runs reloads: the graph read from the browser's cache (decode included) and the same
 //    decision; medians.
-// 3. Play mode, by keyboard, following the hints, with the graph and then without it
+// 3. The first decision of a game in Play mode, the hold slot empty (the empty field,
+//    LSITJO, Z forced: 69/70), answered from the graph in full, on --runs reloads (the
+//    graph from the cache): the worker's solve time, the time from the piece appearing to
+//    its answer, the worker's memory; medians.
+// 4. Play mode, by keyboard, following the hints, with the graph and then without it
 //    (turned off in the settings): the time from each piece appearing to its answer.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +26,7 @@ const args = Object.fromEntries(
 const base = args.url;
 const runs = Number(args.runs ?? 5);
 const LONG = 'field=..........&hold=I&queue=JLOSTZ&kicks=srs';
+const GAME_START = 'play=1&seed=1&preview=5&field=..........&queue=LSITJO&bag=Z&kicks=srs';
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -61,6 +66,29 @@ async function graphVisit(page, fresh) {
   if (got.graph !== 'ready') throw new Error(`graph ${got.graph}: ${await page.$eval('#graph-text', (n) => n.textContent)}`);
   if (got.chance !== '419/420' || got.engine !== 'graph') throw new Error(`first decision: ${got.chance} by ${got.engine}`);
   return { fresh, ...got };
+}
+
+/** The first decision of a game in Play mode, once answered: its timing and answer. */
+async function gameStart(page) {
+  await page.waitForFunction(() => ['ready', 'failed'].includes(window.pcPage?.solver.graph.state), { timeout: 900_000, polling: 100 });
+  await page.waitForFunction(() => document.getElementById('chance').dataset.turn === '0' && window.pcPage.play.figures().length > 0,
+    { timeout: 900_000, polling: 20 });
+  const got = await page.evaluate(() => {
+    const play = window.pcPage.play;
+    const [t] = play.figures();
+    const a = play.answers.get(play.key).answer;
+    const g = window.pcPage.solver.graph;
+    return {
+      graph: g.state, fromCache: g.fromCache, graphLoadMs: g.ms, chance: a.chance?.fraction ?? null,
+      holdFirst: a.hold_first?.fraction ?? null, moves: a.moves.length, partial: !!a.partial, engine: t.engine,
+      solveMs: t.solveMs, answerMs: t.ms, workerMemoryMiB: Math.round(t.memory / 2 ** 20),
+      hint: document.getElementById('hint-text').textContent,
+    };
+  });
+  if (got.graph !== 'ready' || got.partial || got.engine !== 'graph' || got.chance !== '69/70') {
+    throw new Error(`the first decision of a game: ${JSON.stringify(got)}`);
+  }
+  return got;
 }
 
 // --- the scripted player -------------------------------------------------------------------------
@@ -149,6 +177,21 @@ figures.cache_load_ms_median = Math.round(median(figures.runs.map((r) => r.loadM
 figures.first_decision_ms_median = Math.round(median(figures.runs.map((r) => r.solveMs)));
 figures.worker_memory_mib_max = Math.max(...figures.runs.map((r) => r.memoryAfterSolveMiB));
 await page.close();
+// Each in a page of its own (the graph from the cache): a reload or a navigation keeps the
+// last page's worker memory for a while, which the renderer's resident size would count.
+figures.game_start = { runs: [] };
+for (let i = 0; i < runs; i++) {
+  page = await open(browser, base, GAME_START);
+  const run = await gameStart(page);
+  run.resident = resident(browser.profile);
+  figures.game_start.runs.push(run);
+  console.log(`game start ${i + 1}`, JSON.stringify(run));
+  await page.close();
+}
+figures.game_start.solve_ms_median = Math.round(median(figures.game_start.runs.map((r) => r.solveMs)));
+figures.game_start.answer_ms_median = Math.round(median(figures.game_start.runs.map((r) => r.answerMs)));
+figures.game_start.worker_memory_mib_max = Math.max(...figures.game_start.runs.map((r) => r.workerMemoryMiB));
+figures.game_start.renderer_mib_max = Math.max(...figures.game_start.runs.map((r) => r.resident.renderer ?? 0));
 if (!args['no-play']) {
   const budget = Number(args['play-decisions'] ?? 120);
   figures.play_with_graph = await playTimings(browser, true, budget);
@@ -162,6 +205,10 @@ console.log(JSON.stringify({
   cache_load_ms_median: figures.cache_load_ms_median,
   first_decision_ms_median: figures.first_decision_ms_median,
   worker_memory_mib_max: figures.worker_memory_mib_max,
+  game_start: {
+    solve_ms_median: figures.game_start.solve_ms_median, answer_ms_median: figures.game_start.answer_ms_median,
+    worker_memory_mib_max: figures.game_start.worker_memory_mib_max, renderer_mib_max: figures.game_start.renderer_mib_max,
+  },
   play_with_graph: figures.play_with_graph && { median: figures.play_with_graph.medianMs, worst: figures.play_with_graph.worstMs },
   play_without_graph: figures.play_without_graph && { median: figures.play_without_graph.medianMs, worst: figures.play_without_graph.worstMs },
 }));
