@@ -187,12 +187,13 @@ fn the_graph_ranks_as_the_search_does_without_hold() {
 }
 
 /// Positions of the 8-left graph's field with the hold slot empty (previews 4 and 5, at
-/// every phase of the bag: some phases leave one piece in the bag, which the walk counts
-/// as known), and one right after a hold into the empty slot, for each seed.
-fn empty_hold_positions(seeds: std::ops::Range<u64>) -> Vec<Position> {
+/// these phases of the bag: phase 0 with preview 5 and phase 1 with preview 4 leave one
+/// piece in the bag, which the walk counts as known), and one right after a hold into the
+/// empty slot, for each seed.
+fn empty_hold_positions(seeds: std::ops::Range<u64>, phases: &[usize]) -> Vec<Position> {
     let mut positions = Vec::new();
     for seed in seeds {
-        for phase in 0..7 {
+        for &phase in phases {
             for preview in [4, 5] {
                 positions.push(position(EIGHT_LEFT, 4, seed, phase, preview, false));
             }
@@ -208,11 +209,11 @@ fn empty_hold_positions(seeds: std::ops::Range<u64>) -> Vec<Position> {
 fn empty_hold_slots_and_forced_pieces_rank_as_the_depth_first_search_does() {
     let rules = Rules::default();
     let graph = graph_of(EIGHT_LEFT, 4, &rules);
-    let positions = empty_hold_positions(0..1);
+    let positions = empty_hold_positions(0..1, &[0, 1, 3, 5]);
     let forced = positions.iter().filter(|p| p.bag.len() == 1).count();
     assert!(forced >= 2, "{forced}");
     let compared = compare(&graph, &rules, &positions, false);
-    assert!(compared > 100, "{compared}");
+    assert!(compared > 60, "{compared}");
 }
 
 /// More seeds of the above, under SRS+ and hard drop too:
@@ -222,7 +223,8 @@ fn empty_hold_slots_and_forced_pieces_rank_as_the_depth_first_search_does() {
 fn more_empty_hold_slots_and_forced_pieces() {
     for rules in three_rule_sets() {
         let graph = graph_of(EIGHT_LEFT, 4, &rules);
-        let compared = compare(&graph, &rules, &empty_hold_positions(1..4), false);
+        let positions = empty_hold_positions(1..4, &[0, 1, 2, 3, 4, 5, 6]);
+        let compared = compare(&graph, &rules, &positions, false);
         assert!(compared > 300, "{compared}");
     }
 }
