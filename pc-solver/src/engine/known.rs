@@ -5,7 +5,6 @@
 use crate::decision::{ALL_PIECES, Decision, MoveTo, hold_code, pieces_in, queue_key};
 use crate::engine::answer::{Answerer, Ranking};
 use crate::engine::context::Context;
-use crate::engine::depth_first::hold_first;
 use crate::engine::kind::Engine;
 use crate::error::SolverError;
 use crate::field::{Goal, PcField};
@@ -695,16 +694,11 @@ impl Answerer for KnownQueue {
                 break;
             }
         }
-        // Holding into the empty slot first reveals a piece: not a known queue any more.
-        let certain = ranked.iter().any(|m| m.1.is_one());
-        let hold_first = if certain && until_certain {
-            None
-        } else {
-            hold_first(context, decision, None)?
-        };
+        // This engine never answers a decision that may hold into the empty slot
+        // (`applies`): holding first would reveal a piece.
         Ok(Ranking {
             moves: ranked,
-            hold_first,
+            hold_first: None,
         })
     }
 

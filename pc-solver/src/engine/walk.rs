@@ -71,17 +71,16 @@ pub(crate) fn rank_by_walk(
         Ask::Every
     };
     let values = walk.walk(context, decision, ask)?;
-    let mut moves = KnownSolver::over(context)
+    // A state not valued cannot make a PC; no state at all is the PC itself.
+    let chance = |to: &MoveTo| match to.state() {
+        None => Ratio::ONE,
+        Some(state) => values.chance(state).unwrap_or(Ratio::ZERO),
+    };
+    let mut moves: Vec<(Move, Ratio)> = KnownSolver::over(context)
         .moves(decision)
-        .into_iter()
-        .map(|to| {
-            let chance = match to.state() {
-                None => Ratio::ONE,
-                Some(state) => values.chance(state).unwrap_or(Ratio::ZERO),
-            };
-            (to.mv, chance)
-        })
-        .collect::<Vec<_>>();
+        .iter()
+        .map(|to| (to.mv, chance(to)))
+        .collect();
     let hold_first = values
         .hold_first
         .and_then(|won| Ratio::new(won, values.count));
@@ -91,11 +90,7 @@ pub(crate) fn rank_by_walk(
         if let Some(revealed) = pieces_in(decision.drawable()).next() {
             let after = decision.after_hold(revealed);
             for to in KnownSolver::over(context).moves(&after) {
-                let chance = match to.state() {
-                    None => Ratio::ONE,
-                    Some(state) => values.chance(state).unwrap_or(Ratio::ZERO),
-                };
-                moves.push((Move::hold_then(to.mv.placement), chance));
+                moves.push((Move::hold_then(to.mv.placement), chance(&to)));
             }
         }
     }
