@@ -149,6 +149,25 @@ fn bench_graph(c: &mut Criterion) {
             })
         },
     );
+    // A start with four previews and five unknown pieces.
+    let five = start(Piece::I, "JLOST");
+    let ranking = forced_solver().recommend(&five).unwrap();
+    assert_eq!(ranking.engine, Engine::Graph);
+    assert!(ranking.chance.is_one());
+    group.bench_function(
+        "PC start, I held, JLOST (preview 4, five unknown), full ranking, cold",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    forced_solver()
+                        .recommend(black_box(&five))
+                        .unwrap()
+                        .moves
+                        .len(),
+                )
+            })
+        },
+    );
     group.bench_function("best move, I held, JLOSTZ, cold", |b| {
         b.iter(|| black_box(solver().best_move(black_box(&jlostz)).unwrap().chance))
     });

@@ -19,6 +19,10 @@ pub(crate) const MAX_QUEUE: usize = 7;
 /// take: 840 continuations of a bag at most.
 pub(crate) const MAX_UNKNOWN: usize = 4;
 
+/// The most pieces not known yet that the graph's walk takes: 2,520 continuations of a
+/// bag at most.
+pub(crate) const MAX_WALK_UNKNOWN: usize = 5;
+
 /// The longest preview a [`Solver`](crate::Solver) takes: six pieces after the current one.
 pub const MAX_PREVIEW: usize = MAX_QUEUE - 1;
 
@@ -149,7 +153,7 @@ pub(crate) struct Reveals {
     pub(crate) known: Vec<Piece>,
     /// Whether the last of `known` is forced by the bag rather than in view.
     pub(crate) forced: bool,
-    /// Pieces a PC may use that are not known yet (1 to [`MAX_UNKNOWN`]).
+    /// Pieces a PC may use that are not known yet (1 to [`MAX_WALK_UNKNOWN`]).
     pub(crate) unknown: usize,
     /// The pieces left in the bag after `known` (empty when a fresh bag follows).
     pub(crate) bag: PieceSet,
@@ -273,7 +277,7 @@ impl Decision {
 
     /// How the graph's walk sees the decision, when it answers it: with the hold rule the
     /// slot filled or empty (then hold may still be pressed into it), one to
-    /// [`MAX_UNKNOWN`] pieces not known yet (a piece the bag forces counts as known), and
+    /// [`MAX_WALK_UNKNOWN`] (with the hold rule) pieces not known yet (a piece the bag forces counts as known), and
     /// every one of them revealed before the first of them is placed.
     pub(crate) fn reveals(&self) -> Option<Reveals> {
         self.reveals_with(self.forced())
@@ -295,7 +299,13 @@ impl Decision {
         // Pieces a PC can use: one more than the placements with hold (one may stay held).
         let unknown = (needed + self.hold_rule as usize).checked_sub(known.len())?;
         // At the first unknown piece's turn, `queue.len()` of the unknown pieces show.
-        ((1..=MAX_UNKNOWN).contains(&unknown) && unknown <= self.queue.len()).then_some(Reveals {
+        // Five only with the hold rule (the walk's classes four pieces from a PC hold).
+        let most = if self.hold_rule {
+            MAX_WALK_UNKNOWN
+        } else {
+            MAX_UNKNOWN
+        };
+        ((1..=most).contains(&unknown) && unknown <= self.queue.len()).then_some(Reveals {
             known,
             forced: forced.is_some(),
             unknown,

@@ -280,7 +280,8 @@ impl Solver {
     /// Whether a PC field graph of the solver's rules built from the empty field could
     /// answer the position ([`Engine::Graph`]): its clear line is at most 4 and its
     /// pieces lie as the graph's walk takes them: one to four of the pieces a PC may use
-    /// are not known yet (a piece the bag state forces counts as known), and the preview
+    /// are not known yet, or five with the hold rule (a piece the bag state forces counts
+    /// as known), and the preview
     /// shows that many pieces at least, with the hold slot filled or empty. Only the graph
     /// knows whether the field is one of its own; this tells, without one, whether loading
     /// it can help.

@@ -5,19 +5,34 @@
 //! by the ignored `first_decisions_equal_the_layered_search`.
 
 use pc_solver::{
-    DropMode, Engine, GraphError, KickTable, PcField, PcGraph, Piece, Position, Recommendation,
-    Rules, Solver, SolverError, SolverOptions,
+    DropMode, Engine, GraphError, KickTable, PcField, PcGraph, Piece, Position, Ratio,
+    Recommendation, Rules, Solver, SolverError, SolverOptions,
 };
 use std::ops::ControlFlow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 fn pieces(s: &str) -> Vec<Piece> {
     s.chars().map(|c| Piece::from_char(c).unwrap()).collect()
 }
 
+/// The graph of a field under some rules, built once for all the tests of this file that
+/// read it (a build takes the most time of a test here).
 fn graph_of(text: &str, clear_line: u32, rules: &Rules) -> Arc<PcGraph> {
+    type Built = Vec<((String, u32, Rules), Arc<PcGraph>)>;
+    static BUILT: Mutex<Built> = Mutex::new(Vec::new());
+    let key = (text.to_string(), clear_line, rules.clone());
+    // Held while building: a test that wants the same graph waits for it.
+    let mut built = BUILT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, graph)) = built.iter().find(|(k, _)| *k == key) {
+        return graph.clone();
+    }
     let field = PcField::new(text.parse().unwrap(), clear_line).unwrap();
-    Arc::new(PcGraph::build_from(&field, rules, &mut |_| ControlFlow::Continue(())).unwrap())
+    let graph =
+        Arc::new(PcGraph::build_from(&field, rules, &mut |_| ControlFlow::Continue(())).unwrap());
+    built.push((key, graph.clone()));
+    graph
 }
 
 fn with_graph(graph: &Arc<PcGraph>) -> SolverOptions {
@@ -144,6 +159,10 @@ fn part() -> (usize, usize) {
 
 const EIGHT_LEFT: &str = "##......../##......../##......../##........";
 
+/// Nine pieces from a PC: with the hold slot empty and four previews, five pieces a PC
+/// may use are not known yet, the widest walk, on a graph small enough for every run.
+const NINE_LEFT: &str = "....#...../....#...../....#...../....#.....";
+
 #[test]
 fn the_graph_ranks_as_the_layered_search_does() {
     for rules in three_rule_sets() {
@@ -214,6 +233,59 @@ fn empty_hold_slots_and_forced_pieces_rank_as_the_depth_first_search_does() {
     assert!(forced >= 2, "{forced}");
     let compared = compare(&graph, &rules, &positions, false);
     assert!(compared > 60, "{compared}");
+}
+
+/// Checks that every move of `start` (and holding first) is worth the chance after the
+/// pieces it reveals, averaged over what the bag deals: the chance of a decision with one
+/// more piece unknown from those of the decisions after it, each asked of a solver of its
+/// own (`solver()` makes one), so no walk reads another's values. Returns the moves checked.
+fn check_reveals(solver: &dyn Fn() -> Solver, start: &Position) -> usize {
+    let ranking = solver().recommend(start).unwrap();
+    assert_eq!(ranking.engine, Engine::Graph, "{start:?}");
+    let bag = start.bag_state();
+    let worth = |reveals: usize, after: &dyn Fn(&[Piece]) -> Position| {
+        let chances: Vec<Ratio> = bag
+            .continuations(reveals)
+            .unwrap()
+            .map(|(revealed, p)| {
+                let chance = solver().chance(&after(&revealed.to_vec())).unwrap();
+                chance.checked_mul(p).unwrap()
+            })
+            .collect();
+        Ratio::checked_sum(chances).unwrap()
+    };
+    for m in &ranking.moves {
+        // A hold into the empty slot that places the next piece reveals two.
+        let reveals = if m.mv.hold && start.hold.is_none() {
+            2
+        } else {
+            1
+        };
+        let chance = worth(reveals, &|revealed| start.after(m, revealed).unwrap());
+        assert_eq!(chance, m.chance, "{start:?}: {:?}", m.mv);
+    }
+    if let Some(hold_first) = ranking.hold_first {
+        let chance = worth(1, &|revealed| start.after_hold(revealed[0]).unwrap());
+        assert_eq!(chance, hold_first, "{start:?}");
+    }
+    ranking.moves.len()
+}
+
+#[test]
+fn five_unknown_pieces_are_worth_their_first_reveal() {
+    let rules = Rules::default();
+    let graph = graph_of(NINE_LEFT, 4, &rules);
+    let mut checked = 0;
+    for phase in [1, 4] {
+        let start = position(NINE_LEFT, 4, 7, phase, 4, false);
+        let options = SolverOptions {
+            preview: 4,
+            ..with_graph(&graph)
+        };
+        let solver = || Solver::with_options(rules.clone(), options.clone()).unwrap();
+        checked += check_reveals(&solver, &start);
+    }
+    assert!(checked > 40, "{checked}");
 }
 
 /// More seeds of the above, under SRS+ and hard drop too:
@@ -312,6 +384,58 @@ fn a_graph_of_other_rules_is_refused() {
     ));
 }
 
+/// The full graphs of SRS, SRS+ and hard drop, read from the cache folder (`PC_GRAPH_DIR`)
+/// or built into it.
+fn full_graphs() -> ([Rules; 3], Vec<Arc<PcGraph>>) {
+    let rule_sets = three_rule_sets();
+    let graphs = rule_sets
+        .iter()
+        .map(|rules| {
+            let path = PcGraph::cache_path(rules).expect("a cache folder (set PC_GRAPH_DIR)");
+            Arc::new(PcGraph::load(&path, rules).unwrap_or_else(|_| {
+                let graph = PcGraph::build(rules).unwrap();
+                graph.save(&path).unwrap();
+                graph
+            }))
+        })
+        .collect();
+    (rule_sets, graphs)
+}
+
+/// Starts of a PC with four previews on the full graphs of SRS, SRS+ and hard drop: the
+/// hold slot filled and five pieces not known yet. Every move's chance is the average of
+/// the chances after its reveal, which walks of four unknown pieces answer. `PC_STARTS`
+/// sets how many (6 by default, one for each phase of the bag with no piece forced),
+/// `PC_PART=k/n` runs every n-th from the k-th:
+/// `cargo test -p pc-solver --release --test graph -- --ignored --nocapture four_previews`
+#[test]
+#[ignore]
+fn pc_starts_with_four_previews_are_worth_their_first_reveal() {
+    let starts: usize = std::env::var("PC_STARTS").map_or(6, |s| s.parse().unwrap());
+    let (part, parts) = part();
+    let (rule_sets, graphs) = full_graphs();
+    let mut checked = 0;
+    for i in (part..starts).step_by(parts) {
+        let which = i % rule_sets.len();
+        let start = position("", 4, 2000 + i as u64, 1 + i % 6, 4, true);
+        let options = SolverOptions {
+            preview: 4,
+            ..with_graph(&graphs[which])
+        };
+        let rules = &rule_sets[which];
+        let solver = || Solver::with_options(rules.clone(), options.clone()).unwrap();
+        let moves = check_reveals(&solver, &start);
+        eprintln!(
+            "start {i} (rules {which}): hold {:?}, queue {:?}, bag {}: {moves} moves agreed",
+            start.hold,
+            start.queue(),
+            start.bag
+        );
+        checked += moves;
+    }
+    assert!(checked > 0);
+}
+
 /// Random starts of a PC on the full graphs of SRS, SRS+ and hard drop (built into, or
 /// read from, the cache folder: `PC_GRAPH_DIR`): every move's chance with the graph equals
 /// the layered search's. `PC_STARTS` sets how many (500 by default), `PC_PART=k/n` runs
@@ -323,18 +447,7 @@ fn a_graph_of_other_rules_is_refused() {
 fn first_decisions_equal_the_layered_search() {
     let starts: usize = std::env::var("PC_STARTS").map_or(500, |s| s.parse().unwrap());
     let (part, parts) = part();
-    let rule_sets = three_rule_sets();
-    let graphs: Vec<Arc<PcGraph>> = rule_sets
-        .iter()
-        .map(|rules| {
-            let path = PcGraph::cache_path(rules).expect("a cache folder (set PC_GRAPH_DIR)");
-            Arc::new(PcGraph::load(&path, rules).unwrap_or_else(|_| {
-                let graph = PcGraph::build(rules).unwrap();
-                graph.save(&path).unwrap();
-                graph
-            }))
-        })
-        .collect();
+    let (rule_sets, graphs) = full_graphs();
     let mut moves = 0;
     for i in (part..starts).step_by(parts) {
         let which = i % rule_sets.len();

@@ -8,10 +8,11 @@
 pub enum Engine {
     /// The walk over the solver's PC field graph
     /// ([`SolverOptions::graph`](crate::SolverOptions::graph)): decisions on the graph's
-    /// fields with one to four of the pieces a PC may use not known yet (a piece the bag
-    /// state forces counts as known), every one of them revealed before the first of them
-    /// is placed, the hold slot filled or empty. The first decisions of every PC from an
-    /// empty field with five previews are of this kind, the first of a game included.
+    /// fields with one to four of the pieces a PC may use not known yet, five with the hold
+    /// rule (a piece the bag state forces counts as known), every one of them revealed
+    /// before the first of them is placed, the hold slot filled or empty. The first
+    /// decisions of every PC from an empty field with four or five previews are of this
+    /// kind, the first of a game included (five unknown pieces cost the most: seconds).
     Graph,
     /// The known-queue search: every piece the PC can use is in view (and the hold slot
     /// filled or no hold into an empty slot is possible), so each move's chance is 0 or 1.

@@ -309,7 +309,7 @@ struct Space {
     last_pieces: Vec<u8>,
     /// For each such prefix: its first piece and the byte of the queues of the pieces
     /// after it (base 8) that holds its last pieces (see [`Walk::gather`]).
-    gather: Vec<(u8, u8)>,
+    gather: Vec<(u8, u16)>,
     /// For `r` in `0..m - 1`: the prefixes of `r` pieces, as runs of the prefixes of
     /// `r + 1` pieces.
     runs: Vec<Vec<(u32, u32)>>,
@@ -365,11 +365,13 @@ impl Space {
             .collect();
         let gather = bytes
             .iter()
-            .map(|(prefix, _, _)| match prefix.len() {
-                0 => (0, 0),
-                1 => (prefix[0], 0),
-                2 => (prefix[0], prefix[1]),
-                _ => (prefix[0], prefix[1] * 8 + prefix[2]),
+            .map(|(prefix, _, _)| {
+                let first = prefix.first().copied().unwrap_or(0);
+                let rest = prefix
+                    .iter()
+                    .skip(1)
+                    .fold(0u16, |at, &p| at * 8 + u16::from(p));
+                (first, rest)
             })
             .collect();
         let spans = prefixes[..m]
@@ -456,13 +458,70 @@ fn best_of_runs(row: &mut [Count], below: &[Count], runs: &[(u32, u32)]) {
     }
 }
 
-/// A number of continuations: at most `7^4` (at most four unknown pieces,
-/// [`crate::decision::MAX_UNKNOWN`]), so two bytes, which halves the walk's largest table
-/// (the rows of layer `m - 1`).
+/// A number of continuations: at most `7 * 6 * 5 * 4 * 3` (at most five unknown pieces,
+/// [`crate::decision::MAX_WALK_UNKNOWN`]), so two bytes, which halves the walk's largest
+/// table (the rows of the last depth that has not seen every unknown piece).
 type Count = u16;
 
-/// The most words of a set: a byte for each prefix of three pieces (at most `7^3`).
-const MAX_WORDS: usize = 43;
+/// The most words of a set: a byte for each prefix of four pieces a bag can give (at most
+/// `7 * 6 * 5 * 4`).
+const MAX_WORDS: usize = 105;
+
+/// The most tables of queues of four ([`FourQueues`]) a walk keeps at once.
+const MAX_FOUR_QUEUES: usize = 1 << 16;
+
+/// Every piece, as the first of a queue.
+const ALL_FIRSTS: [u8; 7] = [0, 1, 2, 3, 4, 5, 6];
+
+/// The queues of four pieces that finish a field four pieces from a PC with a piece in
+/// hold: for each first piece, the queues of the three after it (base 8), as
+/// [`queues_after`] gives them.
+type FourQueues = [[u64; 8]; 7];
+
+/// With five unknown pieces, the fields four pieces from a PC that the walk met, by
+/// class: fields whose moves lead, piece by piece, to the same classes three pieces from a
+/// PC ([`ThreeLeft`](super::three_left::ThreeLeft)) are finished by the same queues.
+#[derive(Default)]
+struct FourLeft {
+    /// The class of each field met, by its index in its layer.
+    class_of: AHashMap<u32, u32>,
+    /// Each class by its moves, as [`link`]s to classes three pieces from a PC.
+    by_links: AHashMap<Vec<u32>, u32>,
+    /// Each class's moves.
+    links: Vec<Vec<u32>>,
+    /// Where the queues that finish a class with a piece in hold are in `queues`, at
+    /// `8 * class + hold` ([`NO_SET`] until made).
+    finishing: Vec<u32>,
+    queues: Vec<FourQueues>,
+}
+
+impl FourLeft {
+    /// The class of the fields whose moves are `class_links`, new if none had them yet.
+    fn class_by_links(&mut self, class_links: &[u32]) -> u32 {
+        match self.by_links.get(class_links) {
+            Some(&class) => class,
+            None => {
+                let class = self.links.len() as u32;
+                self.links.push(class_links.to_vec());
+                self.by_links.insert(class_links.to_vec(), class);
+                self.finishing.extend([NO_SET; 8]);
+                class
+            }
+        }
+    }
+}
+
+/// Where each distinct set is in a walk's arena, found by the set's hash: many states of
+/// the last depth win the same continuations, and the sets stay in the arena alone (a
+/// set is up to 840 bytes, a walk keeps tens of thousands).
+#[derive(Default)]
+struct Distinct {
+    hasher: ahash::RandomState,
+    /// The first set kept with each hash.
+    by_hash: AHashMap<u64, u32>,
+    /// The sets whose hash a different set kept earlier has (rare).
+    collided: AHashMap<Vec<u64>, u32>,
+}
 
 /// A set's place: an offset in the walk's arena, or empty.
 const NO_SET: u32 = u32::MAX;
@@ -495,7 +554,7 @@ struct Walk<'g, 's> {
     sums: Vec<AHashMap<u32, std::rc::Rc<[Count]>>>,
     /// Where each distinct set is in the arena: many states of the last depth win the
     /// same continuations, and a small arena stays in cache.
-    distinct: AHashMap<Vec<u64>, u32>,
+    distinct: Distinct,
     /// The sets, `space.words` words each.
     arena: Vec<u64>,
     /// With four unknown pieces: where the set of the states of each hold slot and moves
@@ -511,6 +570,8 @@ struct Walk<'g, 's> {
     below: Vec<u64>,
     /// The child indices found depth first, kept from one decision to the next.
     children: &'s mut ChildMemo,
+    /// With five unknown pieces: the classes of the fields four pieces from a PC.
+    four: FourLeft,
 }
 
 /// The states of the last depth of a walk, with the [`link`]s of their fields' moves when
@@ -607,10 +668,11 @@ impl<'g, 's> Walk<'g, 's> {
             two_line_at,
             leaves: AHashMap::new(),
             sums: (0..=last).map(|_| AHashMap::new()).collect(),
-            distinct: AHashMap::new(),
+            distinct: Distinct::default(),
             arena: Vec::new(),
             by_classes: AHashMap::new(),
             alike: Vec::new(),
+            four: FourLeft::default(),
         }
     }
 
@@ -675,8 +737,10 @@ impl<'g, 's> Walk<'g, 's> {
         // What finds a set again is of no more use to this batch, and the counts below
         // are the walk's largest tables: let it go (a later batch of moves finds fewer
         // sets alike, with the same values).
-        self.distinct = AHashMap::new();
+        self.distinct = Distinct::default();
         self.by_classes = AHashMap::new();
+        self.four = FourLeft::default();
+        drop(leaves);
         // The depths that have not seen every unknown piece, deepest first: each state's
         // best count for each prefix. The totals of the states asked for, at the first
         // depth and the next.
@@ -851,7 +915,7 @@ impl<'g, 's> Walk<'g, 's> {
     /// of the last depth's states (sorted) that read them, for [`Walk::leaf_set`] (with
     /// four unknown pieces, the children's classes); `None` when their layer keeps its
     /// children or is the graph's last.
-    fn prepare_leaves(&self, states: &[u32]) -> Option<LeafChildren> {
+    fn prepare_leaves(&mut self, states: &[u32]) -> Option<LeafChildren> {
         let mut fields: Vec<u32> = states
             .iter()
             .filter(|&&s| self.reads_links(code_of(s)))
@@ -888,6 +952,9 @@ impl<'g, 's> Walk<'g, 's> {
             .zip(children)
             .map(|(&piece, child)| link(piece, child))
             .collect();
+        if self.m == 5 {
+            return Some(self.four_class_links(layer_at + 1, fields, &starts, &links));
+        }
         if self.m != 4 {
             return Some(LeafChildren {
                 fields,
@@ -1005,6 +1072,15 @@ impl<'g, 's> Walk<'g, 's> {
                         let mut by_class = Vec::with_capacity(links.len());
                         self.class_links(&links, &mut by_class);
                         by_class
+                    } else if self.m == 5 {
+                        let mut by_class: Vec<u32> = links
+                            .iter()
+                            .filter_map(|&l| unlink(l))
+                            .map(|(piece, child)| link(piece, self.four_class(layer + 1, child)))
+                            .collect();
+                        by_class.sort_unstable();
+                        by_class.dedup();
+                        by_class
                     } else {
                         links
                     };
@@ -1013,6 +1089,8 @@ impl<'g, 's> Walk<'g, 's> {
             };
             if self.m == 4 {
                 self.leaf_set_by_classes(held, swaps, links)
+            } else if self.m == 5 {
+                self.leaf_set_of_five(held, swaps, links)
             } else {
                 let mut set = std::mem::take(&mut self.scratch);
                 set.iter_mut().for_each(|w| *w = 0);
@@ -1037,6 +1115,19 @@ impl<'g, 's> Walk<'g, 's> {
         match left {
             // The field is the PC.
             0 => return self.keep(&self.full.clone()),
+            4 => {
+                let class = self.four_class(layer, field);
+                let mut after = [[0u64; 64]; 7];
+                for &u in &self.space.firsts.clone() {
+                    let at = self.four_queues(class, u);
+                    spread(&mut after[usize::from(u)], &self.four.queues[at as usize]);
+                }
+                let mut set = std::mem::take(&mut self.scratch);
+                self.gather(&after, &mut set);
+                let at = self.keep(&set);
+                self.scratch = set;
+                return at;
+            }
             3 => {
                 let three = self
                     .graph
@@ -1104,19 +1195,219 @@ impl<'g, 's> Walk<'g, 's> {
         at
     }
 
+    /// [`Walk::leaf_set`] with five unknown pieces to place, from the state's held piece,
+    /// whether it `swaps`, and its moves as [`link`]s to their children's classes four
+    /// pieces from a PC ([`FourLeft`], sorted, no repeats): for each first unknown piece,
+    /// the queues of four that finish what placing it (or the held piece) leaves. States
+    /// alike share one set.
+    fn leaf_set_of_five(&mut self, held: u8, swaps: bool, class_links: &[u32]) -> u32 {
+        let mut alike = std::mem::take(&mut self.alike);
+        alike.clear();
+        alike.push(u32::from(held) | u32::from(swaps) << 3);
+        alike.extend_from_slice(class_links);
+        let at = match self.by_classes.get(alike.as_slice()) {
+            Some(&at) => at,
+            None => {
+                let mut after = [[0u64; 64]; 7];
+                for (piece, class) in alike[1..].iter().filter_map(|&l| unlink(l)) {
+                    let at = self.four_queues(class, held);
+                    spread(
+                        &mut after[usize::from(piece)],
+                        &self.four.queues[at as usize],
+                    );
+                    if swaps && piece == held {
+                        for u in 0..self.space.firsts.len() {
+                            let u = self.space.firsts[u];
+                            if u != held {
+                                let at = self.four_queues(class, u);
+                                let queues = &self.four.queues[at as usize];
+                                spread(&mut after[usize::from(u)], queues);
+                            }
+                        }
+                    }
+                }
+                let mut set = std::mem::take(&mut self.scratch);
+                self.gather(&after, &mut set);
+                let at = self.keep(&set);
+                self.scratch = set;
+                self.by_classes.insert(alike.clone(), at);
+                at
+            }
+        };
+        self.alike = alike;
+        at
+    }
+
+    /// The prepared leaves of five unknown pieces: the moves of each field (`starts`,
+    /// `links` to children in layer `layer`) as links to the children's classes four
+    /// pieces from a PC, sorted and without repeats, the classes of the distinct children
+    /// found in one pass over the layer ([`Walk::four_class`] finds one).
+    fn four_class_links(
+        &mut self,
+        layer: usize,
+        fields: Vec<u32>,
+        starts: &[u32],
+        links: &[u32],
+    ) -> LeafChildren {
+        // Each child's class, by its index in its layer (a dense table: the children of
+        // the last depth's fields are a good part of their layer).
+        let mut class_of = vec![NO_CHILD; self.graph.layers[layer].len()];
+        let mut children: Vec<u32> = links
+            .iter()
+            .filter_map(|&l| unlink(l))
+            .map(|(_, c)| c)
+            .collect();
+        children.sort_unstable();
+        children.dedup();
+        for (child, class) in children.iter().zip(self.four_classes(layer, &children)) {
+            class_of[*child as usize] = class;
+        }
+        drop(children);
+        let mut by_class = LeafChildren {
+            fields,
+            starts: Vec::with_capacity(starts.len()),
+            links: Vec::with_capacity(links.len()),
+        };
+        for field in starts.windows(2) {
+            let from = by_class.links.len();
+            by_class.starts.push(from as u32);
+            by_class.links.extend(
+                links[field[0] as usize..field[1] as usize]
+                    .iter()
+                    .filter_map(|&l| unlink(l))
+                    .map(|(piece, child)| link(piece, class_of[child as usize])),
+            );
+            by_class.links[from..].sort_unstable();
+            let mut kept = from;
+            for i in from..by_class.links.len() {
+                if kept == from || by_class.links[i] != by_class.links[kept - 1] {
+                    by_class.links[kept] = by_class.links[i];
+                    kept += 1;
+                }
+            }
+            by_class.links.truncate(kept);
+        }
+        by_class.starts.push(by_class.links.len() as u32);
+        by_class
+    }
+
+    /// The classes ([`FourLeft`]) of fields `fields` (ascending) of layer `layer`, four
+    /// pieces from a PC: their children found in one pass ([`Layer::find_many`]).
+    fn four_classes(&mut self, layer_at: usize, fields: &[u32]) -> Vec<u32> {
+        let graph = self.graph;
+        let layer = &graph.layers[layer_at];
+        let mut starts = Vec::with_capacity(fields.len() + 1);
+        let mut wanted: Vec<u64> = Vec::new();
+        let mut pieces: Vec<u8> = Vec::new();
+        for &field in fields {
+            starts.push(wanted.len());
+            let key = layer.keys[field as usize];
+            for &e in layer.edges(field) {
+                let child = edge_move(e)
+                    .and_then(|m| moves::child(key, m))
+                    .unwrap_or(u64::MAX >> 3);
+                wanted.push(child);
+                pieces.push(edge_piece(e) as u8);
+            }
+        }
+        starts.push(wanted.len());
+        let mut children = vec![NO_CHILD; wanted.len()];
+        if layer.children.is_empty() {
+            graph.layers[layer_at + 1].find_many(&wanted, &mut children);
+        } else {
+            for (i, &field) in fields.iter().enumerate() {
+                let found = layer.children_of(field).expect("a layer with its children");
+                children[starts[i]..starts[i + 1]].copy_from_slice(found);
+            }
+        }
+        drop(wanted);
+        let mut moves = Vec::new();
+        let mut class_links = Vec::new();
+        (0..fields.len())
+            .map(|i| {
+                moves.clear();
+                moves.extend((starts[i]..starts[i + 1]).map(|j| link(pieces[j], children[j])));
+                class_links.clear();
+                self.class_links(&moves, &mut class_links);
+                self.four.class_by_links(&class_links)
+            })
+            .collect()
+    }
+
+    /// The class of field `field` of layer `layer`, four pieces from a PC ([`FourLeft`]).
+    fn four_class(&mut self, layer: usize, field: u32) -> u32 {
+        if let Some(&class) = self.four.class_of.get(&field) {
+            return class;
+        }
+        let links = self.links(layer, field);
+        let mut class_links = Vec::with_capacity(links.len());
+        self.class_links(&links, &mut class_links);
+        let class = self.four.class_by_links(&class_links);
+        self.four.class_of.insert(field, class);
+        class
+    }
+
+    /// Where the queues of four pieces that finish class `class` ([`FourLeft`]) with `hold`
+    /// in the slot are, made the first time they are asked for.
+    fn four_queues(&mut self, class: u32, hold: u8) -> u32 {
+        let slot = 8 * class as usize + usize::from(hold);
+        if self.four.finishing[slot] != NO_SET {
+            return self.four.finishing[slot];
+        }
+        let three = self
+            .graph
+            .three_left
+            .as_ref()
+            .expect("a graph with a layer three pieces from a PC has its classes");
+        let queues = queues_after(
+            self.four.links[class as usize]
+                .iter()
+                .filter_map(|&l| unlink(l)),
+            hold,
+            self.hold_rule,
+            &ALL_FIRSTS,
+            |class, hold, queues| {
+                let finishes = &three.finishes(class)[usize::from(hold)];
+                for (q, f) in queues.iter_mut().zip(finishes) {
+                    *q |= f;
+                }
+            },
+        );
+        if self.four.queues.len() == MAX_FOUR_QUEUES {
+            // Made again when asked for again: the tables a walk asks for add up to
+            // hundreds of megabytes, and most are asked for by states alike.
+            self.four.queues.clear();
+            self.four.finishing.fill(NO_SET);
+        }
+        let at = self.four.queues.len() as u32;
+        self.four.queues.push(queues);
+        self.four.finishing[slot] = at;
+        at
+    }
+
     /// Where set `set` is in the arena, put there if it is new ([`NO_SET`] for no
     /// continuation).
     fn keep(&mut self, set: &[u64]) -> u32 {
         if set.iter().all(|&w| w == 0) {
-            NO_SET
-        } else if let Some(&at) = self.distinct.get(set) {
-            at
-        } else {
+            return NO_SET;
+        }
+        let hash = self.distinct.hasher.hash_one(set);
+        let in_arena = |at: u32| &self.arena[at as usize..at as usize + set.len()];
+        let found = match self.distinct.by_hash.get(&hash) {
+            Some(&at) if in_arena(at) == set => Some(at),
+            Some(_) => self.distinct.collided.get(set).copied(),
+            None => None,
+        };
+        found.unwrap_or_else(|| {
             let at = self.arena.len() as u32;
             self.arena.extend_from_slice(set);
-            self.distinct.insert(set.to_vec(), at);
+            if self.distinct.by_hash.contains_key(&hash) {
+                self.distinct.collided.insert(set.to_vec(), at);
+            } else {
+                self.distinct.by_hash.insert(hash, at);
+            }
             at
-        }
+        })
     }
 
     /// The [`link`]s of the moves of field `field` of layer `layer`, their children found
@@ -1281,7 +1572,7 @@ impl<'g, 's> Walk<'g, 's> {
 
     /// A state's set from the queues after each first piece (`after`, base 8): a set's
     /// byte `g` is the byte of its prefix among the queues after its first piece.
-    fn gather(&self, after: &[[u64; 8]; 7], set: &mut [u64]) {
+    fn gather<const WORDS: usize>(&self, after: &[[u64; WORDS]; 7], set: &mut [u64]) {
         // Byte by byte into a buffer, then into the set's words.
         let mut bytes = [0u8; 8 * MAX_WORDS];
         for &(first, start, end) in &self.space.blocks {
@@ -1289,17 +1580,14 @@ impl<'g, 's> Walk<'g, 's> {
             if source.iter().all(|&w| w == 0) {
                 continue;
             }
-            let mut from = [0u8; 64];
-            for (chunk, word) in from.chunks_exact_mut(8).zip(source) {
-                chunk.copy_from_slice(&word.to_le_bytes());
-            }
             let range = start as usize..end as usize;
             for ((byte, &(_, at)), &last) in bytes[range.clone()]
                 .iter_mut()
                 .zip(&self.space.gather[range.clone()])
                 .zip(&self.space.last_pieces[range])
             {
-                *byte = from[usize::from(at & 63)] & last;
+                let at = usize::from(at);
+                *byte = (source[at / 8] >> (8 * (at % 8))) as u8 & last;
             }
         }
         for (word, chunk) in set.iter_mut().zip(bytes.chunks_exact(8)) {
@@ -1311,7 +1599,8 @@ impl<'g, 's> Walk<'g, 's> {
     /// prefix's continuations won by the best move, one row after another, from the rows
     /// of depth `d + 1` (`below`; none when that depth has seen them all). Below the first
     /// depth a row is kept summed over the piece its depth saw last, as its parents read
-    /// it (a row per prefix of the parents' pieces): up to seven times smaller.
+    /// it (a row per prefix of the parents' pieces): a few times smaller, which is what
+    /// lets five unknown pieces fit.
     fn best_counts(
         &mut self,
         levels: &[Level],
@@ -1364,6 +1653,17 @@ impl<'g, 's> Walk<'g, 's> {
         }
         self.below = set;
         rows
+    }
+}
+
+/// Adds queues of four pieces (`queues`: for each first piece, the queues of the three after
+/// it) to a set of them in base 8 (`into`: word `8 * first + w` is word `w` of the first
+/// piece's).
+fn spread(into: &mut [u64; 64], queues: &FourQueues) {
+    for (words, first) in into.chunks_exact_mut(8).zip(queues) {
+        for (w, q) in words.iter_mut().zip(first) {
+            *w |= q;
+        }
     }
 }
 
