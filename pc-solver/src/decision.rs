@@ -409,9 +409,20 @@ mod tests {
         let reveals = forced.reveals().unwrap();
         assert_eq!(reveals.known, queue_of("IJLOSTZ"));
         assert_eq!(reveals.unknown, 4);
-        // Without the forced piece five would be unknown: more than the walk takes.
+        // Without the forced piece five are unknown: the walk takes five with hold.
         let open = with_bag(decision(empty, Some(Piece::I), "JLOST"), "ZO");
-        assert_eq!(open.reveals(), None);
+        let reveals = open.reveals().unwrap();
+        assert_eq!(reveals.known, queue_of("IJLOST"));
+        assert!(!reveals.forced);
+        assert_eq!((reveals.unknown, reveals.bag), (5, "OZ".parse().unwrap()));
+        // Without hold, four at most.
+        let no_hold = Decision {
+            hold_rule: false,
+            ..with_bag(decision(empty, None, "IJLOS"), "TZ")
+        };
+        assert_eq!(no_hold.reveals(), None);
+        // Six unknown (the first decision of a game with four previews): not the walk's.
+        assert_eq!(decision(empty, None, "LSITJ").reveals(), None);
         // Every piece known with the forced one: the walk takes it as one unknown piece
         // of a bag of one.
         let pco = "##.....###/###....###/####...###/###....###";

@@ -99,6 +99,16 @@ pub enum SolverError {
     /// More pieces not revealed yet than a clairvoyant count takes.
     #[error("{0} unknown pieces is more than the 4 a clairvoyant count takes")]
     TooManyUnknown(usize),
+    /// A setup given to [`cover`](crate::cover) cannot be placed as given.
+    #[error("setup {setup}, placement {placement}: {reason}")]
+    Setup {
+        /// The setup, counted from 0.
+        setup: usize,
+        /// Its placement, counted from 0.
+        placement: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// An exact probability did not fit in 64-bit fractions.
     #[error("an exact probability overflowed 64-bit fractions")]
     Overflow,

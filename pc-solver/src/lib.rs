@@ -7,6 +7,7 @@ mod engine;
 mod error;
 mod field;
 mod options;
+mod path;
 mod percent;
 mod position;
 mod rules;
@@ -21,6 +22,7 @@ pub use engine::graph::{
 pub use error::SolverError;
 pub use field::{MAX_CLEAR_LINE, PcField};
 pub use options::SolverOptions;
+pub use path::{CoverResult, PathResult, PathSolution, cover, path};
 pub use percent::{PercentResult, TreeNode, percent, percent_with_progress};
 pub use position::{Move, ParseMoveError, Position};
 pub use rules::{Rules, RulesId};

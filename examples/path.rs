@@ -1,0 +1,268 @@
+//! sfinder's `path`, with sfinder's option names and files; `--help` lists them.
+//!
+//! ```sh
+//! cargo run --release --example path -- -t v115@9gB8EeF8DeG8CeF8DeC8JeAgH -p 'I,*p4' -c 4
+//! cargo run --release --example path -- --field '####....../####....../####....../####......' -p '*p7' -o out -f html
+//! ```
+
+use clap::{Parser, ValueEnum};
+use pc_bag::PatternSet;
+use pc_bitboard::Board32;
+use pc_examples::{FieldArgs, HoldRule, RulesArgs, fail};
+use pc_fumen::Fumen;
+use pc_solver::{PathResult, PcField, path};
+use std::path::{Path, PathBuf};
+
+/// sfinder's `path`: every perfect clear of a field that a queue of the pattern can build
+/// (the unique solutions), and a few of them that together cover every queue with a PC
+/// (the minimal set), written as sfinder writes them.
+#[derive(Parser)]
+#[command(
+    name = "path",
+    bin_name = "cargo run --release --example path --",
+    version,
+    after_help = "sfinder's two-letter options are taken too: -fp (--field-path), -pp (--patterns-path), -th (--threads).
+
+Examples:
+  cargo run --release --example path -- -t v115@9gB8EeF8DeG8CeF8DeC8JeAgH -p 'I,*p4' -c 4
+  cargo run --release --example path -- --field '####....../####....../####....../####......' -p '*p7' -o out -f html"
+)]
+struct Cli {
+    #[command(flatten)]
+    field: FieldArgs,
+    /// sfinder's field file: the clear line on the first line, then the rows, top first
+    /// (`_` empty, any other mark filled)
+    #[arg(long = "field-path", value_name = "FILE", conflicts_with_all = ["fumen", "field"])]
+    field_path: Option<PathBuf>,
+    /// The pieces to come, in sfinder's pattern language (`*p7`, `I,*p4`, `[SZ]p2`, …);
+    /// several patterns separated by `;`
+    #[arg(
+        short = 'p',
+        long = "patterns",
+        value_name = "PATTERN",
+        conflicts_with = "patterns_path"
+    )]
+    patterns: Option<String>,
+    /// A file of patterns, one a line
+    #[arg(long = "patterns-path", value_name = "FILE")]
+    patterns_path: Option<PathBuf>,
+    /// The clear line: the height of the perfect clear [default: the field file's, else 4]
+    #[arg(short = 'c', long = "clear-line", value_name = "LINES")]
+    clear_line: Option<u32>,
+    /// Hold rule
+    #[arg(short = 'H', long = "hold", value_enum, default_value_t = HoldRule::Use)]
+    hold: HoldRule,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Output format: sfinder's csv files, or one html page with a fumen link per solution
+    #[arg(short = 'f', long = "format", value_enum, default_value_t = OutputFormat::Csv)]
+    format: OutputFormat,
+    /// What a csv line is keyed by (only `none`, one solution a line, so far)
+    #[arg(short = 'k', long = "key", value_enum, default_value_t = Key::None)]
+    key: Key,
+    /// Where to write: a folder, or a file in it as sfinder takes (`output/path.csv`)
+    #[arg(
+        short = 'o',
+        long = "output-base",
+        value_name = "PATH",
+        default_value = "output/path.csv"
+    )]
+    output: PathBuf,
+    /// Accepted for sfinder's command lines; the search runs on one thread
+    #[arg(long = "threads", value_name = "N")]
+    threads: Option<i64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum OutputFormat {
+    Csv,
+    Html,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Key {
+    None,
+    Pattern,
+    Solution,
+    Use,
+}
+
+/// sfinder's two-letter short options, as the long ones clap knows.
+fn sfinder_args() -> Vec<String> {
+    std::env::args()
+        .map(|a| match a.as_str() {
+            "-fp" => "--field-path".to_string(),
+            "-pp" => "--patterns-path".to_string(),
+            "-th" => "--threads".to_string(),
+            _ => a,
+        })
+        .collect()
+}
+
+/// sfinder's field file: its clear line and its field.
+fn read_field_file(path: &Path) -> Result<(u32, Board32), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("").trim();
+    let clear_line: u32 = first
+        .parse()
+        .map_err(|_| format!("{}: line 1 is not a clear line: {first:?}", path.display()))?;
+    let marks: String = lines.map(str::trim).collect();
+    if marks.len() % 10 != 0 {
+        return Err(format!(
+            "{}: the rows hold {} marks, not a multiple of 10",
+            path.display(),
+            marks.len()
+        ));
+    }
+    let rows: Vec<String> = marks
+        .as_bytes()
+        .chunks(10)
+        .map(|row| {
+            row.iter()
+                .map(|&c| if c == b'_' { '.' } else { '#' })
+                .collect()
+        })
+        .collect();
+    if rows.is_empty() {
+        return Ok((clear_line, Board32::new()));
+    }
+    let board = rows
+        .join("/")
+        .parse()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((clear_line, board))
+}
+
+fn patterns(cli: &Cli) -> PatternSet {
+    let text = match (&cli.patterns, &cli.patterns_path) {
+        (Some(text), _) => text.replace(';', "\n"),
+        (None, Some(file)) => std::fs::read_to_string(file)
+            .unwrap_or_else(|e| fail(format!("{}: {e}", file.display()))),
+        (None, None) => fail("give a pattern: -p PATTERN or -pp FILE"),
+    };
+    text.parse()
+        .unwrap_or_else(|e| fail(format!("pattern: {e}")))
+}
+
+/// The folder to write to: `-o` itself, or the folder of the file it names.
+fn output_dir(output: &Path) -> PathBuf {
+    if output.extension().is_some() {
+        output.parent().map(Path::to_path_buf).unwrap_or_default()
+    } else {
+        output.to_path_buf()
+    }
+}
+
+/// Writes `text` to `path` whole or not at all: to a file beside it, then renamed.
+fn write_whole(path: &Path, text: &str) {
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, text)
+        .and_then(|_| std::fs::rename(&partial, path))
+        .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+}
+
+/// A fumen link that shows a solution, one page per placement.
+fn fumen_link(board: &Board32, result: &PathResult, index: usize) -> String {
+    let placements = &result.solutions[index].placements;
+    match Fumen::try_from_placements(board, placements) {
+        Ok(fumen) => format!("https://harddrop.com/fumen/?{}", pc_fumen::encode(&fumen)),
+        Err(e) => fail(format!("solution {index}: {e}")),
+    }
+}
+
+fn html(board: &Board32, result: &PathResult, minimal: &[usize]) -> String {
+    let queue = |q: &Vec<pc_solver::Piece>| q.iter().map(|p| p.to_char()).collect::<String>();
+    let mut out = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>path</title></head><body>\n",
+    );
+    let total = result.queues.len();
+    let section = |out: &mut String, title: &str, indices: &[usize]| {
+        out.push_str(&format!("<h2>{title} ({})</h2>\n<ol>\n", indices.len()));
+        for &i in indices {
+            let s = &result.solutions[i];
+            let share = 100.0 * s.queues.len() as f64 / total.max(1) as f64;
+            out.push_str(&format!(
+                "<li><a href=\"{}\">{}</a> {share:.2} % [{}/{total}], first queue {}</li>\n",
+                fumen_link(board, result, i),
+                s.sfinder_csv(),
+                s.queues.len(),
+                queue(&result.queues[s.queues[0] as usize]),
+            ));
+        }
+        out.push_str("</ol>\n");
+    };
+    section(&mut out, "minimal", minimal);
+    let all: Vec<usize> = (0..result.solutions.len()).collect();
+    section(&mut out, "unique", &all);
+    out.push_str("</body></html>\n");
+    out
+}
+
+fn main() {
+    let cli = Cli::parse_from(sfinder_args());
+    if cli.key != Key::None {
+        fail("-k pattern, solution and use are not written yet: use -k none");
+    }
+    let (file_line, board) = match &cli.field_path {
+        Some(path) => {
+            let (line, board) = read_field_file(path).unwrap_or_else(|e| fail(e));
+            (Some(line), board)
+        }
+        None => (
+            None,
+            cli.field
+                .board()
+                .unwrap_or_else(|| fail("give a field: -t FUMEN, --field ROWS or -fp FILE")),
+        ),
+    };
+    let clear_line = cli.clear_line.or(file_line).unwrap_or(4);
+    let hold = cli.hold.allows_hold();
+    let rules = cli.rules.rules(hold);
+    let patterns = patterns(&cli);
+    let field = PcField::new(board, clear_line).unwrap_or_else(|e| fail(e));
+    println!("{}", board.to_text(clear_line, "\n"));
+    println!();
+    println!("Max clear lines: {clear_line}");
+    println!("Using hold: {}", if hold { "use" } else { "avoid" });
+    println!("Need Pieces = {}", field.pieces_needed());
+    let started = std::time::Instant::now();
+    let result = path(&field, &rules, &patterns).unwrap_or_else(|e| fail(e));
+    let minimal = result.minimal();
+    let elapsed = started.elapsed();
+    if let Some(queue) = result.queues.first() {
+        println!("Piece pop count = {}", queue.len());
+    }
+    println!(
+        "Queues with a PC = {} of {}",
+        result.covered(),
+        result.queues.len()
+    );
+    println!("Found path [unique] = {}", result.solutions.len());
+    println!("Found path [minimal] = {}", minimal.len());
+    println!("Search: {:.1} ms", elapsed.as_secs_f64() * 1000.0);
+
+    let dir = output_dir(&cli.output);
+    if !dir.as_os_str().is_empty() {
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| fail(format!("{}: {e}", dir.display())));
+    }
+    match cli.format {
+        OutputFormat::Csv => {
+            let lines = |indices: &mut dyn Iterator<Item = usize>| {
+                indices
+                    .map(|i| result.solutions[i].sfinder_csv() + "\n")
+                    .collect::<String>()
+            };
+            let unique = dir.join("path_unique.csv");
+            let minimal_path = dir.join("path_minimal.csv");
+            write_whole(&unique, &lines(&mut (0..result.solutions.len())));
+            write_whole(&minimal_path, &lines(&mut minimal.iter().copied()));
+            println!("Wrote {} and {}", unique.display(), minimal_path.display());
+        }
+        OutputFormat::Html => {
+            let page = dir.join("path.html");
+            write_whole(&page, &html(&board, &result, &minimal));
+            println!("Wrote {}", page.display());
+        }
+    }
+}

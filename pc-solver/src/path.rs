@@ -1,0 +1,737 @@
+//! sfinder's `path` and `cover`: every perfect clear of a field that some queue of a
+//! pattern can build, and which queues build each; which queues build given setups.
+//!
+//! The fills of the field come from `pc-zdd-graph`'s fill graph (every way to cover the
+//! empty cells with the pieces the queues hold, pieces split by line clears included).
+//! For each fill (or setup), a walk over the sets of its placements already placed finds
+//! the orders that build it (each placement reachable and resting on the field of its turn,
+//! rows cleared before it removed), and in the same walk the queues of the pattern that
+//! give one of those orders, hold included: all queues at once, as a tree of their
+//! prefixes.
+
+use crate::error::SolverError;
+use crate::field::PcField;
+use crate::rules::Rules;
+use ahash::{AHashMap, AHashSet};
+use pc_bag::{PatternSet, searching_sequences};
+use pc_bitboard::Board32;
+use pc_srs::{CentrePos, MoveGenerator, Orientation, Piece, Placement, shape};
+use pc_zdd_graph::{BuildOptions, FillGraph, FillPlacement, PieceCounts};
+use std::fmt;
+
+/// The perfect clears of a field for a pattern ([`path`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathResult {
+    /// The pattern's queues, cut to the pieces a PC can use (one more than it places with
+    /// hold) and without repeats, sorted: what [`PathSolution::queues`] counts in.
+    pub queues: Vec<Vec<Piece>>,
+    /// Every distinct set of placements that makes the PC and that at least one queue
+    /// builds (sfinder's `unique`), in the order of the fill graph's fills.
+    pub solutions: Vec<PathSolution>,
+}
+
+/// One perfect clear: its placements and the queues that build it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathSolution {
+    /// The placements in an order that builds the PC, each as it lands on the field of its
+    /// turn: rows cleared before it are removed and the rows above moved down (as sfinder
+    /// writes them).
+    pub placements: Vec<Placement>,
+    /// The queues that build it, as indices into [`PathResult::queues`], ascending.
+    pub queues: Vec<u32>,
+}
+
+impl PathResult {
+    /// How many queues some solution is built by: the queues that can make the PC.
+    pub fn covered(&self) -> usize {
+        let mut covered = vec![false; self.queues.len()];
+        for solution in &self.solutions {
+            for &q in &solution.queues {
+                covered[q as usize] = true;
+            }
+        }
+        covered.iter().filter(|&&c| c).count()
+    }
+
+    /// A few solutions that together are built by every queue some solution is built by
+    /// (sfinder's `minimal`), as indices into [`PathResult::solutions`], ascending.
+    ///
+    /// Solutions whose queues are among another's are left out, as sfinder does; of the
+    /// rest, the one built by the most queues not covered yet is taken, then the next,
+    /// until every queue is covered. So the set is never larger than sfinder's (one
+    /// solution for each set of queues no other contains) and often smaller.
+    pub fn minimal(&self) -> Vec<usize> {
+        let mut candidates: Vec<usize> = (0..self.solutions.len())
+            .filter(|&i| !self.solutions[i].queues.is_empty())
+            .collect();
+        // Most queues first, so a solution is only compared with those that may contain it.
+        candidates.sort_by_key(|&i| std::cmp::Reverse(self.solutions[i].queues.len()));
+        let mut maximal: Vec<usize> = Vec::new();
+        for &i in &candidates {
+            let queues = &self.solutions[i].queues;
+            if !maximal
+                .iter()
+                .any(|&k| is_subset(queues, &self.solutions[k].queues))
+            {
+                maximal.push(i);
+            }
+        }
+        let mut covered = vec![false; self.queues.len()];
+        let mut left = self.covered();
+        let mut chosen = Vec::new();
+        while left > 0 {
+            let gain = |i: usize| {
+                self.solutions[i]
+                    .queues
+                    .iter()
+                    .filter(|&&q| !covered[q as usize])
+                    .count()
+            };
+            let Some(best) = maximal
+                .iter()
+                .copied()
+                .max_by_key(|&i| (gain(i), usize::MAX - i))
+            else {
+                break;
+            };
+            for &q in &self.solutions[best].queues {
+                if !covered[q as usize] {
+                    covered[q as usize] = true;
+                    left -= 1;
+                }
+            }
+            chosen.push(best);
+            maximal.retain(|&i| i != best);
+        }
+        chosen.sort_unstable();
+        chosen
+    }
+}
+
+impl PathSolution {
+    /// The solution as sfinder's csv writes it (`-f csv -k none`): `piece,rotation,x,y` for
+    /// each placement, joined by `;`, with sfinder's rotation names (`0`, `R`, `2`, `L`,
+    /// the ones it uses for I, S, Z and O) and the rotation centre's cell.
+    pub fn sfinder_csv(&self) -> String {
+        let parts: Vec<String> = self
+            .placements
+            .iter()
+            .map(|p| SfinderPlacement(*p).to_string())
+            .collect();
+        parts.join(";")
+    }
+}
+
+/// A placement as sfinder names it: I and S turned left rather than right, Z right, O in
+/// spawn, on the same cells.
+struct SfinderPlacement(Placement);
+
+impl fmt::Display for SfinderPlacement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let placement = self.0;
+        let piece = placement.piece();
+        let orientation = match (piece, placement.orientation()) {
+            (Piece::I | Piece::S, Orientation::Right) => Orientation::Left,
+            (Piece::I | Piece::S | Piece::Z, Orientation::Reverse) => Orientation::Spawn,
+            (Piece::Z, Orientation::Left) => Orientation::Right,
+            (Piece::O, _) => Orientation::Spawn,
+            (_, o) => o,
+        };
+        // The centre that puts the orientation's cells on the placement's.
+        let cells = placement.cells();
+        let lowest = |c: &[(i32, i32)]| *c.iter().min_by_key(|&&(x, y)| (y, x)).unwrap();
+        let mine: Vec<(i32, i32)> = cells
+            .iter()
+            .map(|&(x, y)| (i32::from(x), i32::from(y)))
+            .collect();
+        let shape: Vec<(i32, i32)> = shape::cells(piece, orientation)
+            .iter()
+            .map(|&(x, y)| (i32::from(x), i32::from(y)))
+            .collect();
+        let (mx, my) = lowest(&mine);
+        let (sx, sy) = lowest(&shape);
+        let rotation = ['0', 'R', '2', 'L'][orientation as usize];
+        write!(f, "{piece},{rotation},{},{}", mx - sx, my - sy)
+    }
+}
+
+/// Whether sorted `a` is contained in sorted `b`.
+fn is_subset(a: &[u32], b: &[u32]) -> bool {
+    if a.len() > b.len() {
+        return false;
+    }
+    let mut rest = b;
+    a.iter().all(|x| match rest.binary_search(x) {
+        Ok(at) => {
+            rest = &rest[at + 1..];
+            true
+        }
+        Err(_) => false,
+    })
+}
+
+/// Every perfect clear of `field` that a queue of `patterns` builds under `rules` (hold or
+/// not, drop mode, kicks), with the queues that build each: sfinder's `path`. The queues
+/// are the pattern's, cut to the pieces the PC can use and without repeats, as for
+/// [`percent`](crate::percent).
+///
+/// Errors: [`SolverError::PatternTooShort`] when the pattern gives fewer pieces than the PC
+/// needs. Cost: one walk over the orders of each fill of the field whose pieces the queues
+/// hold, so it grows with the fills (thousands for a field a few pieces from a PC; the
+/// first PC from the empty field has hundreds of millions).
+///
+/// ```
+/// use pc_solver::{PcField, Rules, path};
+///
+/// // The PCO with I kept in hold.
+/// let pco = PcField::new("##.....###/###....###/####...###/###....###".parse()?, 4)?;
+/// let result = path(&pco, &Rules::default(), &"I,*p4".parse()?)?;
+/// assert_eq!(result.queues.len(), 840);
+/// // The queues with a PC: sfinder's `percent`.
+/// assert_eq!(result.covered(), 711);
+/// // sfinder's `path` finds the same 63 solutions, and a minimal set of 33.
+/// assert_eq!(result.solutions.len(), 63);
+/// assert_eq!(result.minimal().len(), 26);
+/// // Each as sfinder's csv writes it, placements in an order that builds it.
+/// println!("{}", result.solutions[0].sfinder_csv());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn path(
+    field: &PcField,
+    rules: &Rules,
+    patterns: &PatternSet,
+) -> Result<PathResult, SolverError> {
+    let needed = field.pieces_needed();
+    let sequences = searching_sequences(patterns, needed as usize, rules.hold).map_err(|e| {
+        SolverError::PatternTooShort {
+            given: e.available,
+            needed,
+        }
+    })?;
+    let queues: Vec<Vec<Piece>> = sequences.iter().map(|s| s.iter().collect()).collect();
+    if needed == 0 {
+        // The PC is made already: every queue builds it, with no placement.
+        let every = (0..queues.len() as u32).collect();
+        return Ok(PathResult {
+            queues,
+            solutions: vec![PathSolution {
+                placements: Vec::new(),
+                queues: every,
+            }],
+        });
+    }
+    let tree = QueueTree::new(&queues);
+    let graph = FillGraph::build(
+        field.board(),
+        field.clear_line(),
+        BuildOptions::new()
+            .piece_budget(tree.budget(needed as usize, rules.hold))
+            .acyclic(true),
+    )
+    .expect("a checked PC field has a fill graph");
+    let movegen = MoveGenerator::new(&rules.kicks, rules.drop);
+    let mut builder = Builder {
+        board: *field.board(),
+        entry_line: field.clear_line(),
+        movegen: &movegen,
+        tree: &tree,
+        hold: rules.hold,
+        reachable: AHashMap::new(),
+    };
+    let mut solutions = Vec::new();
+    let mut fills = graph.fills();
+    while let Some(fill) = fills.next_fill() {
+        let placements: Vec<FillPlacement> = fill.iter().map(|&id| *graph.placement(id)).collect();
+        if let Some(solution) = builder.solution(&uncleared_fill(&placements)) {
+            solutions.push(solution);
+        }
+    }
+    Ok(PathResult { queues, solutions })
+}
+
+/// Which queues of a pattern build given setups ([`cover`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoverResult {
+    /// The pattern's queues, whole (not cut) and without repeats, sorted.
+    pub queues: Vec<Vec<Piece>>,
+    /// For each setup, for each queue, whether the queue builds the setup.
+    pub built: Vec<Vec<bool>>,
+}
+
+impl CoverResult {
+    /// How many queues build setup `setup`.
+    pub fn count(&self, setup: usize) -> usize {
+        self.built[setup].iter().filter(|&&b| b).count()
+    }
+
+    /// How many queues build at least one of the setups (sfinder's `OR`).
+    pub fn any(&self) -> usize {
+        (0..self.queues.len())
+            .filter(|&q| self.built.iter().any(|b| b[q]))
+            .count()
+    }
+
+    /// How many queues build every setup (sfinder's `AND`; all of them when there is none).
+    pub fn all(&self) -> usize {
+        (0..self.queues.len())
+            .filter(|&q| self.built.iter().all(|b| b[q]))
+            .count()
+    }
+}
+
+/// The row pieces enter above in [`cover`]: setups stay below it.
+const COVER_ENTRY_LINE: u32 = 24;
+
+/// Which queues of `patterns` build each setup on `field` under `rules`: sfinder's `cover`.
+/// A setup is placements, each on the field as it is at its turn (rows cleared by the
+/// placements before it removed, as fumen pages show them); a queue builds it when, taking
+/// its pieces in order (with hold if the rules have it), every placement of the setup can
+/// be placed, each reachable and resting when placed, whatever their order; pieces of the
+/// queue left over do not matter, and a queue with fewer pieces than the setup does not
+/// build it. The queues are the pattern's, whole and without repeats.
+///
+/// Errors: [`SolverError::Setup`] when a placement of a setup lies on a filled cell or at
+/// or above row 24 of the uncleared field.
+///
+/// ```
+/// use pc_solver::{Board32, Piece, Placement, Orientation, CentrePos, Rules, cover};
+///
+/// // On the empty field: an O in the corner, then an I beside it.
+/// let o = Placement::new(Piece::O, Orientation::Spawn, CentrePos { x: 0, y: 0 })?;
+/// let i = Placement::new(Piece::I, Orientation::Spawn, CentrePos { x: 3, y: 0 })?;
+/// let result = cover(&Board32::new(), &[vec![o, i]], &Rules::default(), &"[OIT]p3".parse()?)?;
+/// assert_eq!(result.queues.len(), 6);
+/// // With hold, every order of O, I and T places O and I.
+/// assert_eq!(result.count(0), 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn cover(
+    field: &Board32,
+    setups: &[Vec<Placement>],
+    rules: &Rules,
+    patterns: &PatternSet,
+) -> Result<CoverResult, SolverError> {
+    let queues: Vec<Vec<Piece>> = patterns
+        .distinct()
+        .iter()
+        .map(|s| s.iter().collect())
+        .collect();
+    let sets = setups
+        .iter()
+        .enumerate()
+        .map(|(i, setup)| setup_on(field, setup, i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tree = QueueTree::new(&queues);
+    let movegen = MoveGenerator::new(&rules.kicks, rules.drop);
+    let mut builder = Builder {
+        board: *field,
+        entry_line: COVER_ENTRY_LINE,
+        movegen: &movegen,
+        tree: &tree,
+        hold: rules.hold,
+        reachable: AHashMap::new(),
+    };
+    let built = sets
+        .iter()
+        .map(|set| {
+            let built = builder.built(set, &mut AHashMap::new());
+            let mut marked = vec![false; tree.children.len()];
+            for &node in &built.prefixes {
+                marked[node as usize] = true;
+            }
+            let mut out = vec![false; queues.len()];
+            for &q in &built.queues {
+                out[q as usize] = true;
+            }
+            for (q, queue) in queues.iter().enumerate() {
+                let mut node = 0usize;
+                for &piece in queue {
+                    if marked[node] {
+                        break;
+                    }
+                    node = tree.children[node][piece.index()] as usize;
+                }
+                out[q] |= marked[node];
+            }
+            out
+        })
+        .collect();
+    Ok(CoverResult { queues, built })
+}
+
+/// A setup's placements on the uncleared field, from each placed on the field of its turn.
+fn setup_on(
+    field: &Board32,
+    setup: &[Placement],
+    index: usize,
+) -> Result<Vec<Uncleared>, SolverError> {
+    let error = |placement: usize, reason: &'static str| SolverError::Setup {
+        setup: index,
+        placement,
+        reason,
+    };
+    if setup.len() > MAX_SETUP {
+        return Err(error(MAX_SETUP, "a setup has at most 31 placements"));
+    }
+    // The rows of the uncleared field still there, bottom first, and their cells.
+    let mut rows: Vec<u32> = (0..COVER_ENTRY_LINE).collect();
+    let mut filled: Vec<u16> = (0..COVER_ENTRY_LINE).map(|y| field.row(y)).collect();
+    let mut out = Vec::with_capacity(setup.len());
+    for (k, placement) in setup.iter().enumerate() {
+        let mut cells = [(0u8, 0u8); 4];
+        for (cell, (x, y)) in cells.iter_mut().zip(placement.cells()) {
+            let row = *rows
+                .get(usize::from(y))
+                .ok_or(error(k, "it reaches row 24 of the field or above"))?;
+            if filled[row as usize] >> x & 1 != 0 {
+                return Err(error(k, "it lies on a filled cell"));
+            }
+            filled[row as usize] |= 1 << x;
+            *cell = (x, row as u8);
+        }
+        out.push(Uncleared::new(placement.piece(), cells));
+        rows.retain(|&r| filled[r as usize] != FULL_ROW);
+    }
+    Ok(out)
+}
+
+/// The most placements of a setup (a set of placements is a 32-bit mask in the walk).
+const MAX_SETUP: usize = 31;
+
+/// A row with all ten cells filled.
+const FULL_ROW: u16 = 0x3ff;
+
+/// The queues as a tree of their prefixes: node 0 is the empty prefix.
+struct QueueTree {
+    /// Each node's child for each piece ([`NONE`] for none).
+    children: Vec<[u32; 7]>,
+    /// The queue a node ends, if any ([`NONE`] for none).
+    queue: Vec<u32>,
+    /// The most of each piece a queue holds.
+    most: [u8; 7],
+}
+
+const NONE: u32 = u32::MAX;
+
+impl QueueTree {
+    fn new(queues: &[Vec<Piece>]) -> QueueTree {
+        let mut tree = QueueTree {
+            children: vec![[NONE; 7]],
+            queue: vec![NONE],
+            most: [0; 7],
+        };
+        for (q, queue) in queues.iter().enumerate() {
+            let mut node = 0;
+            let mut counts = [0u8; 7];
+            for &piece in queue {
+                counts[piece.index()] += 1;
+                let child = tree.children[node][piece.index()];
+                node = if child == NONE {
+                    tree.children.push([NONE; 7]);
+                    tree.queue.push(NONE);
+                    let new = tree.children.len() - 1;
+                    tree.children[node][piece.index()] = new as u32;
+                    new
+                } else {
+                    child as usize
+                };
+            }
+            tree.queue[node] = q as u32;
+            for (most, count) in tree.most.iter_mut().zip(counts) {
+                *most = (*most).max(count);
+            }
+        }
+        tree
+    }
+
+    /// The pieces a fill may use: the most of each that a queue holds, and no more than
+    /// the PC places.
+    fn budget(&self, needed: usize, _hold: bool) -> PieceCounts {
+        let mut budget = PieceCounts::ZERO;
+        for piece in Piece::ALL {
+            budget.set(piece, self.most[piece.index()].min(needed as u8));
+        }
+        budget
+    }
+}
+
+/// A placement on the uncleared field: its piece and its cells, rows counted as they are
+/// before any line clear (a piece split by a clear covers rows that are not adjacent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Uncleared {
+    piece: Piece,
+    /// The cells `(x, y)`.
+    cells: [(u8, u8); 4],
+    /// The rows it covers, bit `y` for row `y`.
+    rows: u32,
+}
+
+impl Uncleared {
+    fn new(piece: Piece, cells: [(u8, u8); 4]) -> Uncleared {
+        let rows = cells.iter().fold(0, |rows, &(_, y)| rows | 1 << y);
+        Uncleared { piece, cells, rows }
+    }
+
+    fn board(&self) -> Board32 {
+        let mut board = Board32::new();
+        for &(x, y) in &self.cells {
+            board.fill(usize::from(x), u32::from(y));
+        }
+        board
+    }
+
+    /// The placement as it lands once the rows of `cleared` are cleared, in its canonical
+    /// orientation; `None` when a row it covers is cleared or a row it skips is not.
+    fn after_clears(&self, cleared: u32) -> Option<Placement> {
+        let lowest = self.rows.trailing_zeros();
+        let highest = 31 - self.rows.leading_zeros();
+        let span = ((1u64 << (highest + 1)) - (1u64 << lowest)) as u32;
+        if self.rows & cleared != 0 || span & !self.rows & !cleared != 0 {
+            return None;
+        }
+        let mut cells: Vec<(i32, i32)> = self
+            .cells
+            .iter()
+            .map(|&(x, y)| {
+                let below = (cleared & ((1u32 << y) - 1)).count_ones();
+                (i32::from(x), i32::from(y) - below as i32)
+            })
+            .collect();
+        cells.sort_unstable_by_key(|&(x, y)| (y, x));
+        shape::canonical_orientations(self.piece)
+            .iter()
+            .find_map(|&orientation| {
+                let mut shape: Vec<(i32, i32)> = shape::cells(self.piece, orientation)
+                    .iter()
+                    .map(|&(x, y)| (i32::from(x), i32::from(y)))
+                    .collect();
+                shape.sort_unstable_by_key(|&(x, y)| (y, x));
+                let (dx, dy) = (cells[0].0 - shape[0].0, cells[0].1 - shape[0].1);
+                shape
+                    .iter()
+                    .zip(&cells)
+                    .all(|(&(sx, sy), &(x, y))| (sx + dx, sy + dy) == (x, y))
+                    .then(|| Placement::new(self.piece, orientation, CentrePos { x: dx, y: dy }))
+            })?
+            .ok()
+    }
+}
+
+/// The placements of a fill of the fill graph, on the uncleared field.
+fn uncleared_fill(fill: &[FillPlacement]) -> Vec<Uncleared> {
+    fill.iter()
+        .map(|p| {
+            let cells = p.cells().map(|(x, y)| (x as u8, y as u8));
+            Uncleared::new(p.placement().piece(), cells)
+        })
+        .collect()
+}
+
+/// What the walk over the orders of a set of placements reads.
+struct Builder<'a> {
+    /// The field before the placements.
+    board: Board32,
+    /// Where pieces enter (the clear line of a PC, or above the stack).
+    entry_line: u32,
+    movegen: &'a MoveGenerator<'a>,
+    tree: &'a QueueTree,
+    hold: bool,
+    /// Whether a placement is reached on a field, for all sets (they share many fields).
+    reachable: AHashMap<(Board32, Placement), bool>,
+}
+
+/// A step of an order: a placement not placed yet that can be placed now.
+#[derive(Clone, Copy)]
+struct Step {
+    piece: Piece,
+    /// The placement's index in the set.
+    index: u8,
+    /// As it lands.
+    placement: Placement,
+}
+
+/// The piece in hand: none (no hold, or the hand placed at the end of a queue).
+const EMPTY_HAND: u8 = 7;
+
+/// Where the walk over a set's orders with the queues got every placement placed.
+#[derive(Default)]
+struct Built {
+    /// Tree nodes (prefixes of queues) whose pieces, in order, built the set: every queue
+    /// that starts with one of them does.
+    prefixes: Vec<u32>,
+    /// Queues that built it only by placing the piece in hand after their last piece.
+    queues: Vec<u32>,
+}
+
+impl Builder<'_> {
+    /// Which queues of the tree build every placement of `set` (a fill, or a setup).
+    fn built(&mut self, set: &[Uncleared], steps: &mut AHashMap<u32, Vec<Step>>) -> Built {
+        let full = (1u32 << set.len()) - 1;
+        // Walk (placed, tree node, piece in hand) depth first. The hand is the piece held
+        // or the current one, whichever stays: each placement takes in the next piece.
+        let mut seen: AHashSet<(u32, u32, u8)> = AHashSet::new();
+        let mut built = Built::default();
+        let mut stack: Vec<(u32, u32, u8)> = Vec::new();
+        if self.hold {
+            for (piece, &child) in self.tree.children[0].iter().enumerate() {
+                if child != NONE {
+                    stack.push((0, child, piece as u8));
+                }
+            }
+        } else {
+            stack.push((0, 0, EMPTY_HAND));
+        }
+        while let Some(state) = stack.pop() {
+            if !seen.insert(state) {
+                continue;
+            }
+            let (placed, node, hand) = state;
+            if placed == full {
+                if hand == EMPTY_HAND && self.hold {
+                    built.queues.push(self.tree.queue[node as usize]);
+                } else {
+                    built.prefixes.push(node);
+                }
+                continue;
+            }
+            if !steps.contains_key(&placed) {
+                let found = self.steps(set, placed);
+                steps.insert(placed, found);
+            }
+            let from = &steps[&placed];
+            let next = &self.tree.children[node as usize];
+            for step in from {
+                let piece = step.piece.index();
+                let after = placed | 1 << step.index;
+                // The next piece of the queue placed, the hand kept.
+                if next[piece] != NONE {
+                    stack.push((after, next[piece], hand));
+                }
+                if usize::from(hand) == piece {
+                    // The piece in hand placed, the next piece taken into hand.
+                    for (p, &child) in next.iter().enumerate() {
+                        if child != NONE {
+                            stack.push((after, child, p as u8));
+                        }
+                    }
+                    // Or, when a queue ends here, placed last, finishing the set.
+                    if self.tree.queue[node as usize] != NONE && after == full {
+                        stack.push((after, node, EMPTY_HAND));
+                    }
+                }
+            }
+        }
+        built
+    }
+
+    /// The solution a fill makes, if some queue builds it.
+    fn solution(&mut self, fill: &[Uncleared]) -> Option<PathSolution> {
+        let mut steps = AHashMap::new();
+        let built = self.built(fill, &mut steps);
+        // Every queue is as long as the PC can use: a prefix that builds it is a queue.
+        let mut queues: Vec<u32> = built
+            .prefixes
+            .iter()
+            .map(|&node| self.tree.queue[node as usize])
+            .chain(built.queues)
+            .filter(|&q| q != NONE)
+            .collect();
+        if queues.is_empty() {
+            return None;
+        }
+        queues.sort_unstable();
+        queues.dedup();
+        let placements = self.one_order(fill, &mut steps)?;
+        Some(PathSolution { placements, queues })
+    }
+
+    /// An order that builds the set, lowest placements first where the order is free.
+    fn one_order(
+        &mut self,
+        set: &[Uncleared],
+        steps: &mut AHashMap<u32, Vec<Step>>,
+    ) -> Option<Vec<Placement>> {
+        let full = (1u32 << set.len()) - 1;
+        let mut dead: AHashSet<u32> = AHashSet::new();
+        let mut order = Vec::with_capacity(set.len());
+        // (placed, the steps from it in the order to try, the next to try)
+        let mut stack: Vec<(u32, Vec<Step>, usize)> = vec![(0, Vec::new(), usize::MAX)];
+        while let Some((placed, from, next)) = stack.last_mut() {
+            if *placed == full {
+                return Some(order);
+            }
+            if *next == usize::MAX {
+                let mut found = match steps.get(placed) {
+                    Some(found) => found.clone(),
+                    None => self.steps(set, *placed),
+                };
+                found.sort_by_key(|s| (set[usize::from(s.index)].rows.trailing_zeros(), s.index));
+                *from = found;
+                *next = 0;
+            }
+            let step = from
+                .get(*next)
+                .copied()
+                .filter(|s| !dead.contains(&(*placed | 1 << s.index)));
+            *next += 1;
+            match step {
+                Some(step) => {
+                    let after = *placed | 1 << step.index;
+                    order.push(step.placement);
+                    stack.push((after, Vec::new(), usize::MAX));
+                }
+                None if *next > from.len() => {
+                    dead.insert(*placed);
+                    stack.pop();
+                    order.pop();
+                }
+                None => {}
+            }
+        }
+        None
+    }
+
+    /// The placements of `set` not in `placed` that can be placed next: the rows they
+    /// skip are cleared, they are reached, and they rest on the field.
+    fn steps(&mut self, set: &[Uncleared], placed: u32) -> Vec<Step> {
+        let mut board = self.board;
+        for (i, p) in set.iter().enumerate() {
+            if placed & 1 << i != 0 {
+                board.merge(&p.board());
+            }
+        }
+        let cleared = board.full_rows();
+        let mut collapsed = board;
+        collapsed.remove_rows(cleared);
+        let entry_line = self.entry_line - cleared.count_ones();
+        let mut found = Vec::new();
+        for (i, p) in set.iter().enumerate() {
+            if placed & 1 << i != 0 {
+                continue;
+            }
+            let Some(placement) = p.after_clears(cleared) else {
+                continue;
+            };
+            let key = (collapsed, placement);
+            let reached = match self.reachable.get(&key) {
+                Some(&reached) => reached,
+                None => {
+                    let reached = self
+                        .movegen
+                        .is_reachable(&collapsed, &placement, entry_line)
+                        .unwrap_or(false);
+                    self.reachable.insert(key, reached);
+                    reached
+                }
+            };
+            if reached {
+                found.push(Step {
+                    piece: placement.piece(),
+                    index: i as u8,
+                    placement,
+                });
+            }
+        }
+        found
+    }
+}

@@ -1,0 +1,234 @@
+//! `path` against sfinder's own answers (`testdata/sfinder/path/`, see `testdata/README.md`):
+//! the same unique solutions, compared as sets of placements on the uncleared field (sfinder
+//! writes each placement on the field of its turn, and the order of a line is its own), the
+//! same queues covered, and a minimal set no larger than sfinder's that covers them all.
+
+use pc_solver::{DropMode, KickTable, PcField, Piece, Placement, Rules, path};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// One row of `cases.csv`.
+struct Case {
+    name: String,
+    fumen: String,
+    pattern: String,
+    clear_line: u32,
+    hold: bool,
+    drop: String,
+    kicks: String,
+    unique: usize,
+    minimal: usize,
+}
+
+fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/sfinder/path")
+}
+
+/// The fields of a csv line, quotes removed (a quoted field may hold commas).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(String::new()),
+            _ => fields.last_mut().unwrap().push(c),
+        }
+    }
+    fields
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(data_dir().join("cases.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let f = csv_fields(line);
+            Case {
+                name: f[0].clone(),
+                fumen: f[1].clone(),
+                pattern: f[2].clone(),
+                clear_line: f[3].parse().unwrap(),
+                hold: f[4] == "use",
+                drop: f[5].clone(),
+                kicks: f[6].clone(),
+                unique: f[9].parse().unwrap(),
+                minimal: f[10].parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+fn rules(case: &Case) -> Rules {
+    let kicks = match case.kicks.as_str() {
+        "srs" => KickTable::srs(),
+        "kicks/jstris180.properties" => KickTable::jstris180(),
+        other => panic!("kicks {other}"),
+    };
+    let drop = match case.drop.as_str() {
+        "softdrop" | "180" => DropMode::Soft,
+        "harddrop" => DropMode::Hard,
+        other => panic!("drop {other}"),
+    };
+    Rules {
+        kicks,
+        drop,
+        hold: case.hold,
+    }
+}
+
+/// A placement from sfinder's csv form, `piece,rotation,x,y`.
+fn sfinder_placement(text: &str) -> Placement {
+    let parts: Vec<&str> = text.split(',').collect();
+    assert_eq!(parts.len(), 4, "{text}");
+    let piece = Piece::from_char(parts[0].chars().next().unwrap()).unwrap();
+    let orientation = match parts[1] {
+        "0" => pc_solver::Orientation::Spawn,
+        "R" => pc_solver::Orientation::Right,
+        "2" => pc_solver::Orientation::Reverse,
+        "L" => pc_solver::Orientation::Left,
+        other => panic!("rotation {other}"),
+    };
+    let centre = pc_solver::CentrePos {
+        x: parts[2].parse().unwrap(),
+        y: parts[3].parse().unwrap(),
+    };
+    Placement::new(piece, orientation, centre).unwrap()
+}
+
+/// A solution as a set of (piece, cells of the uncleared field), from its placements in
+/// the order given, each on the field of its turn (rows full before it removed). Checks
+/// on the way that each fits and that the field ends clear.
+fn uncleared(field: &PcField, placements: &[Placement]) -> BTreeSet<(char, Vec<(u8, u32)>)> {
+    // The rows of the uncleared field still there, bottom first, and their cells.
+    let mut rows: Vec<u32> = (0..field.clear_line()).collect();
+    let mut filled: Vec<u16> = (0..field.clear_line())
+        .map(|y| field.board().row(y))
+        .collect();
+    let mut out = BTreeSet::new();
+    for p in placements {
+        let mut cells = Vec::new();
+        for (x, y) in p.cells() {
+            let row = rows[y as usize];
+            assert_eq!(filled[row as usize] >> x & 1, 0, "{p:?} on a filled cell");
+            filled[row as usize] |= 1 << x;
+            cells.push((x, row));
+        }
+        cells.sort_unstable();
+        out.insert((p.piece().to_char(), cells));
+        rows.retain(|&r| filled[r as usize] != 0x3ff);
+    }
+    assert!(
+        rows.is_empty(),
+        "the field is not clear after {placements:?}"
+    );
+    out
+}
+
+type Solution = BTreeSet<(char, Vec<(u8, u32)>)>;
+
+fn sfinder_solutions(field: &PcField, name: &str, file: &str) -> Vec<Solution> {
+    let text = std::fs::read_to_string(data_dir().join(name).join(file)).unwrap();
+    text.lines()
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            let placements: Vec<Placement> = line.split(';').map(sfinder_placement).collect();
+            uncleared(field, &placements)
+        })
+        .collect()
+}
+
+#[test]
+fn path_finds_the_solutions_sfinder_finds() {
+    let mut failures = Vec::new();
+    let only = std::env::var("PC_CASE").ok();
+    for case in cases() {
+        if only.as_ref().is_some_and(|o| *o != case.name) {
+            continue;
+        }
+        let board = pc_fumen::decode(&case.fumen)
+            .unwrap()
+            .first_field()
+            .unwrap();
+        let field = PcField::new(board, case.clear_line).unwrap();
+        let started = std::time::Instant::now();
+        let result = path(&field, &rules(&case), &case.pattern.parse().unwrap()).unwrap();
+        let elapsed = started.elapsed();
+        let ours: BTreeSet<Solution> = result
+            .solutions
+            .iter()
+            .map(|s| uncleared(&field, &s.placements))
+            .collect();
+        assert_eq!(ours.len(), result.solutions.len(), "{}: repeats", case.name);
+        let unique = sfinder_solutions(&field, &case.name, "path_unique.csv");
+        assert_eq!(unique.len(), case.unique, "{}: the csv's lines", case.name);
+        let theirs: BTreeSet<Solution> = unique.iter().cloned().collect();
+        // Our csv lines read back as the same cells, piece by piece.
+        for s in &result.solutions {
+            let line = s.sfinder_csv();
+            let back: Vec<Placement> = line.split(';').map(sfinder_placement).collect();
+            let cells = |p: &Placement| {
+                let mut c = p.cells();
+                c.sort_unstable();
+                (p.piece(), c)
+            };
+            let back: Vec<_> = back.iter().map(cells).collect();
+            let ours: Vec<_> = s.placements.iter().map(cells).collect();
+            assert_eq!(back, ours, "{}: {line}", case.name);
+        }
+        let minimal = result.minimal();
+        eprintln!(
+            "{}: unique {} (sfinder {}), minimal {} (sfinder {}), {:?}",
+            case.name,
+            ours.len(),
+            case.unique,
+            minimal.len(),
+            case.minimal,
+            elapsed
+        );
+        if ours != theirs {
+            failures.push(format!(
+                "{}: {} solutions, sfinder {}; {} only ours, {} only sfinder's",
+                case.name,
+                ours.len(),
+                theirs.len(),
+                ours.difference(&theirs).count(),
+                theirs.difference(&ours).count()
+            ));
+            continue;
+        }
+        // sfinder's minimal set covers what ours does, and ours is no larger.
+        let covered = result.covered();
+        let sfinder_minimal = sfinder_solutions(&field, &case.name, "path_minimal.csv");
+        let mut by_solution = std::collections::HashMap::new();
+        for (s, sol) in result.solutions.iter().zip(&result.solutions) {
+            by_solution.insert(uncleared(&field, &s.placements), &sol.queues);
+        }
+        let mut theirs_cover = BTreeSet::new();
+        for s in &sfinder_minimal {
+            theirs_cover.extend(by_solution[s].iter().copied());
+        }
+        let mut ours_cover = BTreeSet::new();
+        for &i in &minimal {
+            ours_cover.extend(result.solutions[i].queues.iter().copied());
+        }
+        if theirs_cover.len() != covered || ours_cover.len() != covered {
+            failures.push(format!(
+                "{}: {covered} queues covered; sfinder's minimal covers {}, ours {}",
+                case.name,
+                theirs_cover.len(),
+                ours_cover.len()
+            ));
+        }
+        if minimal.len() > case.minimal {
+            failures.push(format!(
+                "{}: minimal {} > sfinder's {}",
+                case.name,
+                minimal.len(),
+                case.minimal
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
