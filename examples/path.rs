@@ -8,10 +8,12 @@
 use clap::{Parser, ValueEnum};
 use pc_bag::PatternSet;
 use pc_bitboard::Board32;
-use pc_examples::{FieldArgs, HoldRule, RulesArgs, fail};
+use pc_examples::{FieldArgs, HoldRule, RulesArgs, fail, progress_bar, show_progress};
 use pc_fumen::Fumen;
-use pc_solver::{PathResult, PcField, path};
+use pc_solver::{PathResult, PcField, path_with_progress};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// sfinder's `path`: every perfect clear of a field that a queue of the pattern can build
 /// (the unique solutions), and a few of them that together cover every queue with a PC
@@ -71,6 +73,9 @@ struct Cli {
     /// Accepted for sfinder's command lines; the search runs on one thread
     #[arg(long = "threads", value_name = "N")]
     threads: Option<i64>,
+    /// Stop after this many seconds and write the solutions found so far
+    #[arg(long = "time-limit", value_name = "SECONDS")]
+    time_limit: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -226,8 +231,31 @@ fn main() {
     println!("Max clear lines: {clear_line}");
     println!("Using hold: {}", if hold { "use" } else { "avoid" });
     println!("Need Pieces = {}", field.pieces_needed());
-    let started = std::time::Instant::now();
-    let result = path(&field, &rules, &patterns).unwrap_or_else(|e| fail(e));
+    let started = Instant::now();
+    let deadline = cli
+        .time_limit
+        .map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+    let bar = progress_bar(0, "fills", show_progress(false, false));
+    let mut walked = (0, 0);
+    let result = path_with_progress(&field, &rules, &patterns, &mut |done, total| {
+        walked = (done, total);
+        bar.set_length(total);
+        bar.set_position(done);
+        match deadline {
+            Some(deadline) if Instant::now() >= deadline => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        }
+    })
+    .unwrap_or_else(|e| fail(e));
+    bar.finish_and_clear();
+    if !result.complete {
+        println!(
+            "Stopped at the time limit: the solutions below are those of {} of the {} fills, found in {:.1} s",
+            walked.0,
+            walked.1,
+            started.elapsed().as_secs_f64()
+        );
+    }
     let minimal = result.minimal();
     let elapsed = started.elapsed();
     if let Some(queue) = result.queues.first() {

@@ -22,7 +22,7 @@ pub use engine::graph::{
 pub use error::SolverError;
 pub use field::{MAX_CLEAR_LINE, PcField};
 pub use options::SolverOptions;
-pub use path::{CoverResult, PathResult, PathSolution, cover, path};
+pub use path::{CoverResult, PathResult, PathSolution, cover, path, path_with_progress};
 pub use percent::{PercentResult, TreeNode, percent, percent_with_progress};
 pub use position::{Move, ParseMoveError, Position};
 pub use rules::{Rules, RulesId};

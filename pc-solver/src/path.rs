@@ -18,6 +18,7 @@ use pc_bitboard::Board32;
 use pc_srs::{CentrePos, MoveGenerator, Orientation, Piece, Placement, shape};
 use pc_zdd_graph::{BuildOptions, FillGraph, FillPlacement, PieceCounts};
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// The perfect clears of a field for a pattern ([`path`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +29,9 @@ pub struct PathResult {
     /// Every distinct set of placements that makes the PC and that at least one queue
     /// builds (sfinder's `unique`), in the order of the fill graph's fills.
     pub solutions: Vec<PathSolution>,
+    /// Whether every fill was walked: false when [`path_with_progress`] was told to stop,
+    /// and `solutions` holds those found until then.
+    pub complete: bool,
 }
 
 /// One perfect clear: its placements and the queues that build it.
@@ -201,6 +205,50 @@ pub fn path(
     rules: &Rules,
     patterns: &PatternSet,
 ) -> Result<PathResult, SolverError> {
+    path_with_progress(
+        field,
+        rules,
+        patterns,
+        &mut |_, _| ControlFlow::Continue(()),
+    )
+}
+
+/// How many fills [`path_with_progress`] walks between two calls of its `progress`.
+const FILLS_PER_CALL: u64 = 1024;
+
+/// [`path`], telling `progress(done, total)` how many of the field's fills whose pieces the
+/// queues hold are walked (`total` is their count, at most `u64::MAX`): first `(0, total)`,
+/// then every 1,024 fills, last `(total, total)`. When it answers
+/// [`ControlFlow::Break`], the walk stops and the result holds the solutions found so far,
+/// with [`PathResult::complete`] false: a work limit or a time limit for large patterns.
+///
+/// ```
+/// use pc_solver::{PcField, Rules, path_with_progress};
+/// use std::ops::ControlFlow;
+///
+/// let field = PcField::new("###......./###......./###......./###.......".parse()?, 4)?;
+/// let pattern = "*p7".parse()?;
+/// let mut calls = Vec::new();
+/// let result = path_with_progress(&field, &Rules::default(), &pattern, &mut |done, total| {
+///     calls.push((done, total));
+///     ControlFlow::Continue(())
+/// })?;
+/// assert!(result.complete);
+/// let total = calls[0].1;
+/// assert_eq!((calls[0], calls[calls.len() - 1]), ((0, total), (total, total)));
+/// // Told to stop at once: nothing walked, nothing found.
+/// let stopped = path_with_progress(&field, &Rules::default(), &pattern, &mut |_, _| {
+///     ControlFlow::Break(())
+/// })?;
+/// assert!(!stopped.complete && stopped.solutions.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn path_with_progress(
+    field: &PcField,
+    rules: &Rules,
+    patterns: &PatternSet,
+    progress: &mut dyn FnMut(u64, u64) -> ControlFlow<()>,
+) -> Result<PathResult, SolverError> {
     let needed = field.pieces_needed();
     let sequences = searching_sequences(patterns, needed as usize, rules.hold).map_err(|e| {
         SolverError::PatternTooShort {
@@ -212,12 +260,14 @@ pub fn path(
     if needed == 0 {
         // The PC is made already: every queue builds it, with no placement.
         let every = (0..queues.len() as u32).collect();
+        let _ = progress(0, 0);
         return Ok(PathResult {
             queues,
             solutions: vec![PathSolution {
                 placements: Vec::new(),
                 queues: every,
             }],
+            complete: true,
         });
     }
     let tree = QueueTree::new(&queues);
@@ -225,10 +275,11 @@ pub fn path(
         field.board(),
         field.clear_line(),
         BuildOptions::new()
-            .piece_budget(tree.budget(needed as usize, rules.hold))
+            .piece_budget(tree.budget(needed as usize))
             .acyclic(true),
     )
     .expect("a checked PC field has a fill graph");
+    let total = u64::try_from(graph.count()).unwrap_or(u64::MAX);
     let movegen = MoveGenerator::new(&rules.kicks, rules.drop);
     let mut builder = Builder {
         board: *field.board(),
@@ -239,14 +290,30 @@ pub fn path(
         reachable: AHashMap::new(),
     };
     let mut solutions = Vec::new();
+    let mut complete = progress(0, total).is_continue();
+    let mut done = 0u64;
     let mut fills = graph.fills();
-    while let Some(fill) = fills.next_fill() {
+    while complete {
+        let Some(fill) = fills.next_fill() else {
+            break;
+        };
         let placements: Vec<FillPlacement> = fill.iter().map(|&id| *graph.placement(id)).collect();
         if let Some(solution) = builder.solution(&uncleared_fill(&placements)) {
             solutions.push(solution);
         }
+        done += 1;
+        if done % FILLS_PER_CALL == 0 {
+            complete = progress(done, total).is_continue();
+        }
     }
-    Ok(PathResult { queues, solutions })
+    if complete {
+        let _ = progress(total, total);
+    }
+    Ok(PathResult {
+        queues,
+        solutions,
+        complete,
+    })
 }
 
 /// Which queues of a pattern build given setups ([`cover`]).
@@ -446,7 +513,7 @@ impl QueueTree {
 
     /// The pieces a fill may use: the most of each that a queue holds, and no more than
     /// the PC places.
-    fn budget(&self, needed: usize, _hold: bool) -> PieceCounts {
+    fn budget(&self, needed: usize) -> PieceCounts {
         let mut budget = PieceCounts::ZERO;
         for piece in Piece::ALL {
             budget.set(piece, self.most[piece.index()].min(needed as u8));
