@@ -10,7 +10,7 @@ use pc_bag::PatternSet;
 use pc_bitboard::Board32;
 use pc_examples::{FieldArgs, HoldRule, RulesArgs, fail, progress_bar, show_progress};
 use pc_fumen::Fumen;
-use pc_solver::{PathResult, PcField, path_with_progress};
+use pc_solver::{PathResult, PcField, Piece, path_with_progress};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -59,7 +59,9 @@ struct Cli {
     /// Output format: sfinder's csv files, or one html page with a fumen link per solution
     #[arg(short = 'f', long = "format", value_enum, default_value_t = OutputFormat::Csv)]
     format: OutputFormat,
-    /// What a csv line is keyed by (only `none`, one solution a line, so far)
+    /// What a csv line is keyed by: `none`, one solution a line (`path_unique.csv` and
+    /// `path_minimal.csv`); `pattern`, one queue a line with the solutions it builds
+    /// (`path.csv`); `solution` and `use` are not written yet
     #[arg(short = 'k', long = "key", value_enum, default_value_t = Key::None)]
     key: Key,
     /// Where to write: a folder, or a file in it as sfinder takes (`output/path.csv`)
@@ -176,8 +178,65 @@ fn fumen_link(board: &Board32, result: &PathResult, index: usize) -> String {
     }
 }
 
+/// Pieces in sfinder's order (T, I, L, J, S, Z, O), as its csv files list them.
+fn sfinder_sorted(pieces: &[Piece]) -> String {
+    let rank = |p: &Piece| "TILJSZO".find(p.to_char()).unwrap_or(7);
+    let mut sorted = pieces.to_vec();
+    sorted.sort_by_key(rank);
+    sorted.iter().map(|p| p.to_char()).collect()
+}
+
+/// sfinder's `-k pattern` csv: a line for each queue, with how many solutions it builds,
+/// the pieces they use, the pieces left unused, and a fumen of each (most queues first).
+fn by_queue(board: &Board32, result: &PathResult) -> String {
+    let mut out = String::from("ツモ,対応地形数,使用ミノ,未使用ミノ,テト譜\n");
+    let mut builds = result.by_queue();
+    let fumens: Vec<String> = (0..result.solutions.len())
+        .map(|i| {
+            let link = fumen_link(board, result, i);
+            link[link.find("v115@").unwrap_or(0)..].to_string()
+        })
+        .collect();
+    for (queue, solutions) in result.queues.iter().zip(&mut builds) {
+        solutions.sort_by_key(|&i| std::cmp::Reverse(result.solutions[i].queues.len()));
+        let mut uses: Vec<String> = Vec::new();
+        let mut unused: Vec<String> = Vec::new();
+        for &i in solutions.iter() {
+            let used: Vec<Piece> = result.solutions[i]
+                .placements
+                .iter()
+                .map(|p| p.piece())
+                .collect();
+            let name = sfinder_sorted(&used);
+            if !uses.contains(&name) {
+                uses.push(name);
+                let mut left = queue.clone();
+                for piece in &used {
+                    if let Some(at) = left.iter().position(|p| p == piece) {
+                        left.remove(at);
+                    }
+                }
+                let left = sfinder_sorted(&left);
+                if !unused.contains(&left) {
+                    unused.push(left);
+                }
+            }
+        }
+        let links: Vec<&str> = solutions.iter().map(|&i| fumens[i].as_str()).collect();
+        out.push_str(&format!(
+            "{},{},{},{},{}\n",
+            queue.iter().map(|p| p.to_char()).collect::<String>(),
+            solutions.len(),
+            uses.join(";"),
+            unused.join(";"),
+            links.join(";")
+        ));
+    }
+    out
+}
+
 fn html(board: &Board32, result: &PathResult, minimal: &[usize]) -> String {
-    let queue = |q: &Vec<pc_solver::Piece>| q.iter().map(|p| p.to_char()).collect::<String>();
+    let queue = |q: &Vec<Piece>| q.iter().map(|p| p.to_char()).collect::<String>();
     let mut out = String::from(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>path</title></head><body>\n",
     );
@@ -206,8 +265,8 @@ fn html(board: &Board32, result: &PathResult, minimal: &[usize]) -> String {
 
 fn main() {
     let cli = Cli::parse_from(sfinder_args());
-    if cli.key != Key::None {
-        fail("-k pattern, solution and use are not written yet: use -k none");
+    if matches!(cli.key, Key::Solution | Key::Use) {
+        fail("-k solution and -k use are not written yet: use -k none or -k pattern");
     }
     let (file_line, board) = match &cli.field_path {
         Some(path) => {
@@ -275,6 +334,11 @@ fn main() {
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| fail(format!("{}: {e}", dir.display())));
     }
     match cli.format {
+        OutputFormat::Csv if cli.key == Key::Pattern => {
+            let file = dir.join("path.csv");
+            write_whole(&file, &by_queue(&board, &result));
+            println!("Wrote {}", file.display());
+        }
         OutputFormat::Csv => {
             let lines = |indices: &mut dyn Iterator<Item = usize>| {
                 indices

@@ -57,6 +57,18 @@ impl PathResult {
         covered.iter().filter(|&&c| c).count()
     }
 
+    /// For each queue, the solutions it builds, as indices into [`PathResult::solutions`],
+    /// ascending (what sfinder's `path -k pattern` lists).
+    pub fn by_queue(&self) -> Vec<Vec<usize>> {
+        let mut builds = vec![Vec::new(); self.queues.len()];
+        for (i, solution) in self.solutions.iter().enumerate() {
+            for &q in &solution.queues {
+                builds[q as usize].push(i);
+            }
+        }
+        builds
+    }
+
     /// A few solutions that together are built by every queue some solution is built by
     /// (sfinder's `minimal`), as indices into [`PathResult::solutions`], ascending.
     ///

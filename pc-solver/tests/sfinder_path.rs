@@ -142,6 +142,7 @@ fn sfinder_solutions(field: &PcField, name: &str, file: &str) -> Vec<Solution> {
 #[test]
 fn path_finds_the_solutions_sfinder_finds() {
     let mut failures = Vec::new();
+    let mut by_queue = 0;
     let only = std::env::var("PC_CASE").ok();
     for case in cases() {
         if only.as_ref().is_some_and(|o| *o != case.name) {
@@ -221,6 +222,7 @@ fn path_finds_the_solutions_sfinder_finds() {
                 ours_cover.len()
             ));
         }
+        by_queue += usize::from(check_by_queue(&case.name, &result, &mut failures));
         if minimal.len() > case.minimal {
             failures.push(format!(
                 "{}: minimal {} > sfinder's {}",
@@ -231,4 +233,74 @@ fn path_finds_the_solutions_sfinder_finds() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    if only.is_none() {
+        assert_eq!(by_queue, 4, "the cases with sfinder's -k pattern answer");
+    }
+}
+
+/// Pieces in sfinder's order (T, I, L, J, S, Z, O), as its csv files list them.
+fn sfinder_sorted(pieces: &[Piece]) -> String {
+    let mut sorted = pieces.to_vec();
+    sorted.sort_by_key(|p| "TILJSZO".find(p.to_char()));
+    sorted.iter().map(|p| p.to_char()).collect()
+}
+
+/// Where sfinder's `-k pattern` answer is stored (`path_pattern.csv`: queue, how many
+/// solutions it builds, the pieces they use and those left, each list `;`-separated), the
+/// same for each queue: how many, and the same sets of pieces.
+fn check_by_queue(name: &str, result: &pc_solver::PathResult, failures: &mut Vec<String>) -> bool {
+    let Ok(text) = std::fs::read_to_string(data_dir().join(name).join("path_pattern.csv")) else {
+        return false;
+    };
+    let builds = result.by_queue();
+    let set = |text: &str| -> BTreeSet<String> {
+        text.split(';')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut lines = 0;
+    for line in text.lines().skip(1) {
+        lines += 1;
+        let f = csv_fields(line);
+        let queue: Vec<Piece> = f[0].chars().map(|c| Piece::from_char(c).unwrap()).collect();
+        let Some(q) = result.queues.iter().position(|r| *r == queue) else {
+            failures.push(format!("{name}: no queue {}", f[0]));
+            continue;
+        };
+        let mut used = BTreeSet::new();
+        let mut unused = BTreeSet::new();
+        for &i in &builds[q] {
+            let pieces: Vec<Piece> = result.solutions[i]
+                .placements
+                .iter()
+                .map(|p| p.piece())
+                .collect();
+            let mut left = queue.clone();
+            for piece in &pieces {
+                let at = left.iter().position(|p| p == piece).unwrap();
+                left.remove(at);
+            }
+            used.insert(sfinder_sorted(&pieces));
+            // sfinder lists nothing when no piece is left.
+            if !left.is_empty() {
+                unused.insert(sfinder_sorted(&left));
+            }
+        }
+        let ours = (builds[q].len(), used, unused);
+        let theirs = (f[1].parse::<usize>().unwrap(), set(&f[2]), set(&f[3]));
+        if ours != theirs {
+            failures.push(format!(
+                "{name}: queue {}: ours {ours:?}, sfinder {theirs:?}",
+                f[0]
+            ));
+        }
+    }
+    if lines != result.queues.len() {
+        failures.push(format!(
+            "{name}: {lines} queues in -k pattern, {} ours",
+            result.queues.len()
+        ));
+    }
+    true
 }
