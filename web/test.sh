@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Browser tests of the page: builds it (web/build.sh), builds the native examples (the
-# `recommend` answers every position the tests reach; `graph` builds a small PC graph),
+# `recommend` answers every position the tests reach; `path` the solutions of a pattern;
+# `graph` builds a small PC graph),
 # makes a test site (web/dist/ and that small graph as graphs/srs-softdrop, plus damaged/:
 # the same site with the graph's bytes damaged), serves it on 127.0.0.1 (a free port), and
 # runs web/tests/browser.mjs in Debian's headless Chromium through puppeteer-core.
@@ -23,10 +24,12 @@ die() { say "FAILED: $*"; exit 1; }
 mkdir -p "$out"
 
 say "native examples"
-(cd "$root" && cargo build --release --quiet --example recommend --example graph) || die "the native examples did not build"
+(cd "$root" && cargo build --release --quiet --example recommend --example graph --example path) ||
+    die "the native examples did not build"
 target="${CARGO_TARGET_DIR:-$root/target}"
 [[ "$target" = /* ]] || target="$root/$target"
 recommend="$target/release/examples/recommend"
+path_example="$target/release/examples/path"
 native() { # the recommend example's JSON for a position
     "$recommend" "$@" --no-graph --format json
 }
@@ -77,6 +80,6 @@ done
 
 say "browser checks on http://127.0.0.1:$port/"
 node "$web/tests/browser.mjs" --url "http://127.0.0.1:$port/" --native "$out/native-119.json" \
-    --recommend "$recommend" --server-log "$out/server.log" --graph-field "$graph_field" \
+    --recommend "$recommend" --path "$path_example" --server-log "$out/server.log" --graph-field "$graph_field" \
     --out "$out" "${figures[@]}" || die "browser checks (screenshots in $out)"
 say "passed; screenshots in $out"

@@ -4,7 +4,7 @@
 //! Every answer is an object with `"ok"`: `true` with the op's fields, or `false` with
 //! `"error"` (the message to show) and `"input"` (the input it is about: `field`,
 //! `clear_line`, `hold`, `queue`, `bag`, `kicks`, `drop`, `link`, `graph`, `play`,
-//! `position` or `request`).
+//! `pattern`, `position` or `request`).
 
 use crate::form::{Form, FormError, Setup, field_from_fumen};
 use crate::play::{FumenPiece, Game, Settings};
@@ -23,7 +23,7 @@ const MEMORY_LIMIT: usize = 512 << 20;
 const MEMORY_LIMIT_WITH_GRAPH: usize = 256 << 20;
 
 /// Where the share link of a line points: a fumen viewer.
-const FUMEN_VIEWER: &str = "https://harddrop.com/fumen/?";
+pub(crate) const FUMEN_VIEWER: &str = "https://harddrop.com/fumen/?";
 
 /// A request: `{"op": "query" | "fumen" | "check" | "solve" | ..., ...}`.
 #[derive(Clone, Debug, Deserialize)]
@@ -31,7 +31,7 @@ const FUMEN_VIEWER: &str = "https://harddrop.com/fumen/?";
 pub enum Request {
     /// `{"op":"query","query":"field=…&hold=O"}`: reads a link's query (everything after
     /// the `?`, fragment included). Answer: `{"ok":true,"form":Form,"solve":bool,
-    /// "play":{"play","seed","preview"},"errors":[{"key","input","error"}]}`, `solve`
+    /// "play":{"play","seed","preview"},"pattern","errors":[{"key","input","error"}]}`, `solve`
     /// when the link gives a queue, `errors` the parameters that could not be used (see
     /// [`Form::from_query`]).
     Query {
@@ -71,6 +71,21 @@ pub enum Request {
     PlaySolve {
         /// The position.
         form: Form,
+    },
+    /// `{"op":"path","form":Form,"pattern":"I,*p4"}`: the perfect clears of the form's
+    /// field (its clear line, kicks and drop mode, with hold; the pieces of the form are
+    /// not used) that the queues of the pattern build, as sfinder's `path`. Answer:
+    /// [`Solutions`](crate::solutions::Solutions): `{"ok":true,"queues","covered",
+    /// "unique","minimal":[{"queues","percent","rows","fumen","url","pages",…}],
+    /// "solutions":[…]…}`, `solutions` the first `list` unique solutions (none by default).
+    Path {
+        /// The field and the rules.
+        form: Form,
+        /// The pattern, in sfinder's language.
+        pattern: String,
+        /// How many of the unique solutions to list besides the minimal set.
+        #[serde(default)]
+        list: usize,
     },
     /// `{"op":"graph","kicks":"srs","drop":"softdrop"}`: reads the graph file whose bytes
     /// the page wrote into the graph buffer (`pc_graph_input`) and keeps it for the solves
@@ -311,6 +326,11 @@ pub fn handle(request: &str) -> String {
             }
             Ok(serde_json::to_value(hold_first_only(&setup)?).expect("plain data"))
         })),
+        Request::Path {
+            form,
+            pattern,
+            list,
+        } => reply(crate::solutions::solutions(&form, &pattern, list)),
         Request::Graph { kicks, drop } => {
             // Solvers made with the old graph let it go too.
             forget_solver();
@@ -535,7 +555,7 @@ pub fn solved(position: &Position, recommendation: &Recommendation) -> Solved {
 
 /// The pages of a line's fumen as rows below the clear line, and the cleared field after
 /// the last one.
-fn pages(fumen: &Fumen, clear_line: u32) -> Vec<LinePage> {
+pub(crate) fn pages(fumen: &Fumen, clear_line: u32) -> Vec<LinePage> {
     let rows = |field: &pc_fumen::ColoredField| -> Vec<String> {
         (0..clear_line)
             .rev()
@@ -932,6 +952,174 @@ mod tests {
                 .unwrap()
                 .starts_with("link: hold: column 1: 'X' is not a piece")
         );
+    }
+
+    #[test]
+    fn path_answers_as_the_library_does() {
+        // The PCO with I kept in hold: 840 queues, 711 with a PC, 63 unique solutions.
+        let rows = "##.....###/###....###/####...###/###....###";
+        let answer = call(serde_json::json!({
+            "op": "path", "form": { "field": rows, "queue": "T" }, "pattern": "I,*p4",
+        }));
+        assert_eq!(answer["ok"], true, "{answer}");
+        let field = pc_solver::PcField::new(rows.parse().unwrap(), 4).unwrap();
+        let native = pc_solver::path(&field, &Rules::default(), &"I,*p4".parse().unwrap()).unwrap();
+        let minimal = native.minimal();
+        assert_eq!(answer["unique"], native.solutions.len());
+        assert_eq!(answer["unique"], 63);
+        assert_eq!(answer["queues"], native.queues.len());
+        assert_eq!(answer["covered"], native.covered());
+        assert_eq!(answer["covered"], 711);
+        let shown = answer["minimal"].as_array().unwrap();
+        assert_eq!(shown.len(), minimal.len());
+        assert_eq!(shown.len(), 26);
+        // The same solutions, with their queues, the most queues first.
+        let mut expected: Vec<(String, usize)> = minimal
+            .iter()
+            .map(|&i| {
+                let s = &native.solutions[i];
+                (s.sfinder_csv(), s.queues.len())
+            })
+            .collect();
+        let mut got: Vec<(String, usize)> = shown
+            .iter()
+            .map(|s| {
+                let csv = s["csv"].as_str().unwrap().to_string();
+                (csv, s["queues"].as_u64().unwrap() as usize)
+            })
+            .collect();
+        assert!(got.windows(2).all(|w| w[0].1 >= w[1].1), "{got:?}");
+        expected.sort();
+        got.sort();
+        assert_eq!(got, expected);
+        for s in shown {
+            // The PC drawn whole: every cell below the clear line filled, four of each
+            // piece placed, the field's own blocks where they were.
+            let rows_drawn: Vec<&str> = s["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap())
+                .collect();
+            assert_eq!(rows_drawn.len(), 4);
+            assert!(
+                rows_drawn.iter().all(|r| !r.contains('.')),
+                "{rows_drawn:?}"
+            );
+            let grays: String = rows_drawn
+                .iter()
+                .map(|r| {
+                    r.chars()
+                        .map(|c| if c == 'X' { '#' } else { '.' })
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join("/");
+            assert_eq!(grays, rows);
+            let pieces = s["placements"].as_array().unwrap().len();
+            assert_eq!(pieces, 4);
+            let letters: usize = rows_drawn
+                .iter()
+                .map(|r| r.chars().filter(|&c| c != 'X').count())
+                .sum();
+            assert_eq!(letters, 4 * pieces);
+            // One fumen page per placement, then the cleared field.
+            let fumen = pc_fumen::decode(s["fumen"].as_str().unwrap()).unwrap();
+            assert_eq!(fumen.pages.len(), pieces);
+            assert_eq!(s["pages"].as_array().unwrap().len(), pieces + 1);
+            assert!(
+                s["url"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(s["fumen"].as_str().unwrap())
+            );
+            let k = s["queues"].as_f64().unwrap();
+            assert!((s["percent"].as_f64().unwrap() - 100.0 * k / 840.0).abs() < 1e-9);
+        }
+        assert_eq!(
+            answer["query"],
+            "field=%23%23.....%23%23%23/%23%23%23....%23%23%23/%23%23%23%23...%23%23%23/%23%23%23....%23%23%23&queue=T&kicks=srs&pattern=I,*p4"
+        );
+        assert_eq!(answer["solutions"], serde_json::json!([]));
+        // One queue (Play mode's review): every solution it builds, listed.
+        let one = call(serde_json::json!({
+            "op": "path", "form": { "field": rows }, "pattern": "I,T,L,O,S", "list": 100,
+        }));
+        let native_one =
+            pc_solver::path(&field, &Rules::default(), &"I,T,L,O,S".parse().unwrap()).unwrap();
+        assert!(native_one.solutions.len() > 1);
+        assert_eq!(one["queues"], 1, "{one}");
+        assert_eq!(one["unique"], native_one.solutions.len());
+        assert_eq!(one["minimal"].as_array().unwrap().len(), 1);
+        let listed: Vec<&str> = one["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["csv"].as_str().unwrap())
+            .collect();
+        let expected: Vec<String> = native_one
+            .solutions
+            .iter()
+            .map(|s| s.sfinder_csv())
+            .collect();
+        assert_eq!(listed, expected);
+        // The link's parameter.
+        let link = call(serde_json::json!({
+            "op": "query", "query": "fumen=v115@9gB8EeF8DeG8CeF8DeC8JeAgH&pattern=I,*p4",
+        }));
+        assert_eq!(link["pattern"], "I,*p4", "{link}");
+        assert_eq!(link["errors"], serde_json::json!([]));
+        let bad = call(serde_json::json!({ "op": "query", "query": "pattern=I,*p8" }));
+        assert_eq!(bad["pattern"], Value::Null);
+        assert_eq!(bad["errors"][0]["input"], "pattern");
+        assert!(
+            bad["errors"][0]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("link: pattern: line 1, column 5: cannot pick 8"),
+            "{bad}"
+        );
+    }
+
+    #[test]
+    fn bad_patterns_are_messages() {
+        let rows = "##.....###/###....###/####...###/###....###";
+        let cases = [
+            ("I,*p", "pattern", "pattern: line 1, column"),
+            ("", "pattern", "pattern: no pattern"),
+            (
+                "I,T",
+                "pattern",
+                "the pattern gives 2 pieces but the perfect clear needs 4",
+            ),
+            ("I,*p4;T,*p3", "pattern", "line 2: 4 pieces"),
+        ];
+        for (pattern, input, message) in cases {
+            let answer = call(serde_json::json!({
+                "op": "path", "form": { "field": rows }, "pattern": pattern,
+            }));
+            assert_eq!(answer["ok"], false, "{pattern}");
+            assert_eq!(answer["input"], input, "{pattern}: {answer}");
+            let error = answer["error"].as_str().unwrap();
+            assert!(error.contains(message), "{pattern}: {error}");
+        }
+        // Too many queues: refused before they are listed.
+        let answer = call(serde_json::json!({
+            "op": "path", "form": { "field": "" }, "pattern": "*p7,*p7",
+        }));
+        assert_eq!(answer["input"], "pattern", "{answer}");
+        assert!(
+            answer["error"]
+                .as_str()
+                .unwrap()
+                .contains("more than the 1000000"),
+            "{answer}"
+        );
+        // A bad field is the field's message.
+        let answer = call(serde_json::json!({
+            "op": "path", "form": { "field": "#........." }, "pattern": "*p7",
+        }));
+        assert_eq!(answer["input"], "field", "{answer}");
     }
 
     #[test]

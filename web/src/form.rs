@@ -2,7 +2,7 @@
 //! query ([`Link`]), and checked into what the solver takes ([`Setup`]).
 
 use crate::kicks::{KICK_NAMES, kick_table};
-use pc_bag::{ParsePiecesError, PieceSet, Sequence};
+use pc_bag::{ParsePiecesError, PatternSet, PatternSetError, PieceSet, Sequence};
 use pc_bitboard::{Board32, ParseBoardError};
 use pc_fumen::FumenError;
 use pc_solver::{MAX_PREVIEW, PcField, Piece, Position, Rules, SolverError};
@@ -17,10 +17,14 @@ pub const EDITOR_ROWS: u32 = 8;
 pub const DROP_NAMES: [&str; 2] = ["softdrop", "harddrop"];
 
 /// The link parameters the page reads, in the order the messages list them.
-pub const LINK_KEYS: [&str; 12] = [
+pub const LINK_KEYS: [&str; 13] = [
     "field", "fumen", "clear", "hold", "queue", "bag", "kicks", "drop", "two", "play", "seed",
-    "preview",
+    "preview", "pattern",
 ];
+
+/// The most queues a pattern may give, cut to the pieces a PC can use: past it the
+/// solutions of a field take more memory and time than a page should.
+pub const MAX_QUEUES: u64 = 1_000_000;
 
 /// The position as typed into the page, every part as text, the way the URL query carries
 /// it: `?field=####......&hold=O&queue=TSZLJI&bag=OTSZLJ&kicks=srs`.
@@ -123,8 +127,22 @@ pub enum FormError {
     /// An unknown drop mode.
     #[error("drop: {0:?} is not one of {names}", names = DROP_NAMES.join(", "))]
     Drop(String),
+    /// A pattern (sfinder's language: `I,*p4`) that does not parse.
+    #[error("pattern: {0}")]
+    Pattern(#[from] PatternSetError),
+    /// A pattern that gives more queues than the page searches.
+    #[error(
+        "pattern: {queues} queues of {pieces} pieces, more than the {MAX_QUEUES} the page searches: \
+         give fewer pieces or fixed ones (I,*p4)"
+    )]
+    TooManyQueues {
+        /// The queues, cut to the pieces the PC can use.
+        queues: u128,
+        /// Pieces in each.
+        pieces: usize,
+    },
     /// The solver refuses the position (bag contradiction, empty cells not a multiple of
-    /// 4, clear line out of range, preview too long).
+    /// 4, clear line out of range, preview too long, a pattern too short for the PC).
     #[error("{input}: {error}", input = solver_input(.0), error = .0)]
     Solver(#[from] SolverError),
 }
@@ -137,13 +155,14 @@ fn solver_input(e: &SolverError) -> &'static str {
         | SolverError::EmptyCellsNotMultipleOfFour { .. } => "field",
         SolverError::BagContradiction { .. } => "bag",
         SolverError::PreviewTooLong(_) | SolverError::PreviewLength { .. } => "queue",
+        SolverError::PatternTooShort { .. } => "pattern",
         _ => "position",
     }
 }
 
 impl FormError {
     /// The input the error is about, for the page to mark: `field`, `clear_line`, `hold`,
-    /// `queue`, `bag`, `kicks`, `drop` or `position`.
+    /// `queue`, `bag`, `kicks`, `drop`, `pattern` or `position`.
     pub fn input(&self) -> &'static str {
         match self {
             FormError::Field(_)
@@ -156,6 +175,7 @@ impl FormError {
             FormError::EmptyQueue | FormError::LongQueue(_) => "queue",
             FormError::Kicks(_) => "kicks",
             FormError::Drop(_) => "drop",
+            FormError::Pattern(_) | FormError::TooManyQueues { .. } => "pattern",
             FormError::Solver(e) => match solver_input(e) {
                 "clear line" => "clear_line",
                 input => input,
@@ -200,6 +220,9 @@ pub struct Link {
     pub solve: bool,
     /// Play mode's parameters.
     pub play: PlayLink,
+    /// `pattern=I,*p4`: the solutions of the field for this pattern are shown (as typed,
+    /// checked by [`parse_pattern`]).
+    pub pattern: Option<String>,
     /// The parameters that could not be used, in the order of the link.
     pub errors: Vec<LinkError>,
 }
@@ -246,7 +269,8 @@ impl Form {
     ///
     /// Keys ([`LINK_KEYS`]): `field` (or `fumen`, a fumen whose first page is the field),
     /// `clear`, `hold`, `queue`, `bag`, `kicks`, `drop`, `two` (`1`/`0`), and Play mode's
-    /// `play`, `seed` and `preview`. Values are percent-decoded, and `+` stays a `+` (for
+    /// `play`, `seed` and `preview`, and `pattern` (sfinder's, for the solutions of the
+    /// field: [`Link::pattern`]). Values are percent-decoded, and `+` stays a `+` (for
     /// `kicks=srs+`). Every value is checked on its own: one that cannot be used is a
     /// [`LinkError`] naming it and leaves that part of the form at its default, the others
     /// in place. A key the page does not know is a message too (trackers' `utm_…`,
@@ -282,6 +306,7 @@ impl Form {
                 "bag" => "bag",
                 "kicks" => "kicks",
                 "drop" => "drop",
+                "pattern" => "pattern",
                 _ => "link",
             };
             let mut fail = |message: String| {
@@ -372,6 +397,10 @@ impl Form {
                         u64::MAX
                     )),
                 },
+                "pattern" => match parse_pattern(value) {
+                    Ok(_) => link.pattern = Some(value.to_string()),
+                    Err(e) => fail(bare(e)),
+                },
                 "preview" => match value.parse::<usize>() {
                     Ok(n) if (1..=MAX_PREVIEW).contains(&n) => link.play.preview = Some(n),
                     _ => fail(format!(
@@ -456,13 +485,7 @@ impl Form {
         if preview.len() > MAX_PREVIEW {
             return Err(SolverError::PreviewTooLong(preview.len()).into());
         }
-        PcField::new(field, self.clear_line).map_err(|e| match e {
-            SolverError::FieldAboveClearLine { row, clear_line } => FormError::AboveClearLine {
-                row: row + 1,
-                clear_line,
-            },
-            e => e.into(),
-        })?;
+        pc_field(field, self.clear_line)?;
         position.check_bag()?;
         let form = Form {
             field: field_rows(&field),
@@ -487,6 +510,24 @@ impl Form {
             form,
         })
     }
+}
+
+/// The field below a clear line as the solver takes it, with the editor's row numbers in
+/// the message of a cell at or above the line.
+pub fn pc_field(field: Board32, clear_line: u32) -> Result<PcField, FormError> {
+    PcField::new(field, clear_line).map_err(|e| match e {
+        SolverError::FieldAboveClearLine { row, clear_line } => FormError::AboveClearLine {
+            row: row + 1,
+            clear_line,
+        },
+        e => e.into(),
+    })
+}
+
+/// A pattern in sfinder's language (`I,*p4`, `[SZ]p2,*p4`; lines separated by `;` or
+/// line breaks).
+pub fn parse_pattern(text: &str) -> Result<PatternSet, FormError> {
+    Ok(text.replace(';', "\n").parse::<PatternSet>()?)
 }
 
 /// The form of a position (the kick table, drop mode and 2-line flag given apart).

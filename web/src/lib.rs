@@ -2,8 +2,8 @@
 //!
 //! Compiled to `wasm32-unknown-unknown` by `web/build.sh`, this crate exports a byte-buffer
 //! interface ([`ffi`]) around one function, [`api::handle`]: a JSON request in (read a
-//! link's query, decode a fumen, check a position, rank every move of it, play a move of
-//! a game), a JSON answer out; and a byte buffer for the PC field graph ([`graph`]). The page runs solves in a Web Worker with its own instance of the module and the
+//! link's query, decode a fumen, check a position, rank every move of it, find the PCs a
+//! pattern builds, play a move of a game), a JSON answer out; and a byte buffer for the PC field graph ([`graph`]). The page runs solves in a Web Worker with its own instance of the module and the
 //! quick requests on its main thread. Natively the same code runs the unit tests.
 //!
 //! ```
@@ -24,3 +24,4 @@ pub mod form;
 pub mod graph;
 pub mod kicks;
 pub mod play;
+pub mod solutions;

@@ -6,6 +6,7 @@ import {
   $, el, PIECES, COLS, pieceIcon, buildBoard, cellOf, paintBoard, keysView, formatPercent, formatSeconds,
 } from './ui.js';
 import { SolverClient } from './solver.js';
+import { solutionCards, SolutionStepper } from './solutions.js';
 import { Play } from './play.js';
 import {
   ACTIONS, DEFAULTS, LIMITS, actionName, bind, keyLabel, loadSettings, saveSettings,
@@ -26,11 +27,14 @@ const state = {
   answer: null, // the last solve's answer, with `key`: the position it answers
   selected: 0, // the move drawn on the field
   page: 0, // the best line's page
+  solutions: null, // the last answer of the solutions of a pattern, with `key`: what it answers
 };
 let pc = null; // the page's own instance, for quick requests
 let solver = null; // the worker
 let play = null;
 let job = null; // {key, started, timer}
+let pathJob = null; // the solutions of a pattern: {key, solKey, started, timer}
+let stepper = null; // the solution chosen, page by page
 const settings = loadSettings();
 const chanceEl = $('chance'); // analysis mode's chance (the id moves with the mode)
 
@@ -123,6 +127,7 @@ function drawStale() {
   $('result-panel').dataset.stale = String(stale);
   $('stale-note').hidden = !stale;
   $('line-panel').classList.toggle('stale', stale);
+  drawSolutionsStale();
 }
 
 function drawAnswer() {
@@ -327,6 +332,123 @@ function cancel() {
   setPageState('cancelled');
 }
 
+// --- the solutions of a pattern ------------------------------------------------------------
+/** What the solutions answer: the field, its rules and the pattern. */
+function solutionsKey() {
+  const f = currentForm();
+  return JSON.stringify({
+    field: f.field, clear_line: f.clear_line, kicks: f.kicks, drop: f.drop, pattern: $('pattern').value.trim(),
+  });
+}
+
+function drawSolutionsStale() {
+  const stale = !!state.solutions && state.solutions.key !== solutionsKey();
+  $('solutions-panel').classList.toggle('stale', stale);
+  $('solutions-panel').dataset.stale = String(stale);
+  $('solutions-stale').hidden = !stale;
+}
+
+/**
+ * Every PC of the field (its clear line, kicks and drop mode, with hold) that a queue of
+ * the pattern builds, in the worker: the minimal set as small fields.
+ */
+function findSolutions({ fromLink = false } = {}) {
+  if (!pc) return;
+  const pattern = $('pattern').value.trim();
+  if (!fromLink) clearError();
+  if (!pattern) {
+    showError("pattern: give a pattern in sfinder's language (I,*p4, *p7, [SZ]p2,*p4)", 'pattern');
+    setPageState('error');
+    return;
+  }
+  if (pathJob) cancelSolutions();
+  const key = solutionsKey();
+  pathJob = { key: `path ${key}`, solKey: key, started: performance.now(), timer: setInterval(tickSolutions, 100) };
+  state.solutions = null;
+  $('solutions-panel').hidden = false;
+  const box = $('solutions');
+  for (const k of ['unique', 'minimal', 'queues', 'covered', 'ms']) delete box.dataset[k];
+  box.dataset.state = 'solving';
+  box.replaceChildren();
+  $('solution-view').hidden = true;
+  $('solutions-summary').textContent = '';
+  $('solutions-for').textContent = pattern;
+  $('solutions-cancel').hidden = false;
+  $('solutions-status').classList.add('busy');
+  tickSolutions();
+  drawSolutionsStale();
+  const mine = pathJob;
+  solver.solve(currentForm(), { key: mine.key, priority: 3, op: 'path', extra: { pattern } }).then(({ answer, ms }) => {
+    if (pathJob !== mine) return;
+    endSolutions();
+    if (!answer.ok) {
+      box.dataset.state = 'error';
+      $('solutions-status').textContent = '';
+      $('solutions-summary').textContent = answer.error;
+      showError(answer.error, answer.input);
+      setPageState('error');
+      return;
+    }
+    state.solutions = { ...answer, key: mine.solKey, ms };
+    drawSolutions();
+  }).catch((err) => {
+    if (pathJob !== mine || err.cancelled) return;
+    endSolutions();
+    box.dataset.state = 'error';
+    showError(err.message, 'pattern');
+    setPageState('error');
+  });
+}
+
+function tickSolutions() {
+  if (!pathJob) return;
+  const s = (performance.now() - pathJob.started) / 1000;
+  $('solutions-status').textContent = `Finding the solutions… ${s.toFixed(1)} s`;
+}
+
+function endSolutions() {
+  clearInterval(pathJob.timer);
+  const ended = { ...pathJob, elapsed: performance.now() - pathJob.started };
+  pathJob = null;
+  $('solutions-cancel').hidden = true;
+  $('solutions-status').classList.remove('busy');
+  return ended;
+}
+
+function cancelSolutions() {
+  if (!pathJob) return;
+  const ended = endSolutions();
+  solver.cancel(ended.key);
+  $('solutions').dataset.state = 'cancelled';
+  $('solutions-status').textContent = `Cancelled after ${formatSeconds(ended.elapsed)}`;
+}
+
+function drawSolutions() {
+  const a = state.solutions;
+  const box = $('solutions');
+  Object.assign(box.dataset, {
+    unique: a.unique, minimal: a.minimal.length, queues: a.queues, covered: a.covered, ms: a.ms.toFixed(1), state: 'done',
+  });
+  $('solutions-status').textContent = `Found in ${formatSeconds(a.ms)}`;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const share = a.queues ? formatPercent((100 * a.covered) / a.queues) : '0%';
+  $('solutions-summary').textContent = a.unique
+    ? `${plural(a.unique, 'unique solution')}; ${a.covered} of the ${plural(a.queues, 'queue')} (${share}) make a PC. `
+      + `The minimal set: ${plural(a.minimal.length, 'solution')} that together cover them, the most queues first, `
+      + 'each with the queues that build it. Choose one to step through it.'
+    : `No PC: none of the ${plural(a.queues, 'queue')} builds one.`;
+  box.replaceChildren(...solutionCards(a.minimal, a.queues, openSolution));
+  $('solution-view').hidden = true;
+  showLink(a.query);
+}
+
+function openSolution(solution, card) {
+  for (const c of $('solutions').children) c.classList.toggle('chosen', c === card);
+  $('solution-view').hidden = false;
+  stepper.show(solution);
+  $('solution-view').scrollIntoView({ block: 'nearest' });
+}
+
 // --- the graph --------------------------------------------------------------------------------
 function useRules() {
   if (!solver) return;
@@ -373,7 +495,11 @@ function drawGraph(g) {
 }
 
 // --- links ------------------------------------------------------------------------------------
-function showLink(query, inAddressBar = true) {
+function showLink(given, inAddressBar = true) {
+  // The solutions on screen stay in the link while they answer the form.
+  const a = state.solutions;
+  const extra = a && !given.includes('&pattern=') && a.key === solutionsKey() ? a.query.slice(a.query.indexOf('&pattern=')) : '';
+  const query = `${given}${extra}`;
   $('share').value = `${location.origin}${location.pathname}?${query}`;
   if (inAddressBar) history.replaceState(null, '', `?${query}`);
 }
@@ -398,6 +524,7 @@ function setMode(mode) {
   if (mode === 'play') {
     // The analysis solve would hold the worker up: Play mode's positions come first now.
     if (job) cancel();
+    cancelSolutions();
     if (!play.game) newPlay();
     else showLink(play.link(play.game));
     play.render();
@@ -533,6 +660,14 @@ function setupInputs() {
   $('fumen-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') loadFumen(); });
   $('solve').addEventListener('click', solve);
   $('cancel').addEventListener('click', cancel);
+  $('solutions-find').addEventListener('click', () => findSolutions());
+  $('solutions-cancel').addEventListener('click', cancelSolutions);
+  $('pattern').addEventListener('keydown', (e) => { if (e.key === 'Enter') findSolutions(); });
+  $('pattern').addEventListener('input', drawSolutionsStale);
+  stepper = new SolutionStepper({
+    board: $('solution-board'), page: $('solution-page'), text: $('solution-text'), prev: $('solution-prev'),
+    next: $('solution-next'), link: $('solution-link'), fumen: $('solution-fumen'),
+  });
   $('play-here').addEventListener('click', playFromHere);
   $('line-prev').addEventListener('click', () => { state.page -= 1; drawLine(); });
   $('line-next').addEventListener('click', () => { state.page += 1; drawLine(); });
@@ -746,6 +881,7 @@ async function main() {
   }
   // The link's parameters that could be used are in place; the others are messages.
   setForm(read.form);
+  if (read.pattern) $('pattern').value = read.pattern;
   const errors = [...read.errors];
   if (read.play.play) {
     const from = read.solve ? pc.call({ op: 'check', form: read.form }) : null;
@@ -762,6 +898,7 @@ async function main() {
     return;
   }
   useRules();
+  if (read.pattern) findSolutions({ fromLink: true });
   if (errors.length) {
     showErrors(errors);
     setPageState('error');

@@ -10,11 +10,13 @@ import {
   compare, fractionText, fractionPercent, sameCells, COLS,
 } from './ui.js';
 import { actionOf, keyLabel, saveSettings, stepCap, stepsText } from './settings.js';
+import { solutionCards } from './solutions.js';
 
 const ROWS_SHOWN = 22; // the 20 rows of the field and the two pieces spawn in
 const ORIENTATIONS = ['spawn', 'right', 'reverse', 'left'];
 const LOCK_DELAY = 500; // ms a piece rests before it locks, with gravity on
 const LOCK_RESETS = 15;
+const REVIEW_SOLUTIONS = 48; // the solutions a PC's row in the review lists, at most
 
 export class Play {
   /**
@@ -752,6 +754,7 @@ export class Play {
       $('review-fumen').value = '';
       $('review-link').hidden = true;
     }
+    this.drawReviewPcs();
     // Answers still coming for the review: ask for them (after the position on screen).
     for (const { entry } of rows) this.ask(entry.key, 1);
     if (opening) {
@@ -761,6 +764,84 @@ export class Play {
       const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
       panel.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
     }
+  }
+
+  /**
+   * The PCs of the game, each from the field it started on, with the queue the player had:
+   * the piece held at its start, then the piece each decision was about (placed, held, or
+   * swapped into the hold slot), in the order they came; the PC not made ends with the
+   * pieces in view at the end. [{form, pieces, made, moves}]
+   */
+  gamePcs() {
+    const pcs = [];
+    let current = null;
+    let placed = 0;
+    for (const entry of this.log) {
+      const form = JSON.parse(entry.key);
+      if (!current) current = { form, pieces: form.hold ? [form.hold] : [], made: false, moves: 0 };
+      current.pieces.push(form.queue[0]);
+      if (entry.kind !== 'move') continue;
+      current.moves += 1;
+      if (this.game.placements[placed++]?.pc) {
+        pcs.push({ ...current, made: true });
+        current = null;
+      }
+    }
+    if (current) {
+      // A piece locked above the clear line ends the game with the queue not moved on:
+      // its first piece is the one placed last.
+      const queue = [...this.game.form.queue].slice(this.game.over?.kind === 'lost' ? 1 : 0);
+      pcs.push({ ...current, pieces: [...current.pieces, ...queue] });
+    }
+    return pcs;
+  }
+
+  /**
+   * "Solutions for this PC": a row per PC of the game, opened on demand: every PC of its
+   * start field that its queue builds (the module's path with that one queue).
+   */
+  drawReviewPcs() {
+    const box = $('review-pcs');
+    const gameId = this.gameId;
+    const pcs = this.gamePcs();
+    // Drawn again only when the game changed: an open row keeps its answer.
+    const drawn = JSON.stringify([gameId, pcs.map((p) => [p.form, p.pieces])]);
+    if (box.dataset.drawn === drawn) return;
+    box.dataset.drawn = drawn;
+    box.replaceChildren(...pcs.map((p, i) => {
+      const pattern = p.pieces.join(',');
+      const body = el('div', { class: 'pc-solutions' });
+      const details = el('details', { dataset: { pc: i + 1, pattern } },
+        el('summary', {}, `PC ${i + 1}${p.made ? '' : ' (not made)'}: solutions for the queue ${p.pieces.join('')}`),
+        body);
+      details.addEventListener('toggle', () => {
+        if (!details.open || details.dataset.asked) return;
+        details.dataset.asked = '1';
+        body.replaceChildren(el('span', { class: 'status busy' }, 'Finding the solutions… (from the empty field, up to a minute)'));
+        const form = { ...p.form, hold_used: false };
+        this.solver.solve(form, {
+          key: `review-path ${JSON.stringify(form)} ${pattern}`, priority: 1, op: 'path', extra: { pattern, list: REVIEW_SOLUTIONS },
+        }).then(({ answer, ms }) => {
+          if (gameId !== this.gameId) return;
+          if (!answer.ok) {
+            body.replaceChildren(el('p', { class: 'error' }, answer.error));
+            return;
+          }
+          details.dataset.unique = answer.unique;
+          const more = answer.unique > answer.solutions.length ? ` (the first ${answer.solutions.length} shown)` : '';
+          body.replaceChildren(
+            el('p', { class: 'board-note' }, answer.unique
+              ? `${answer.unique} PC${answer.unique === 1 ? '' : 's'} this queue builds from this field${more}, found in ${formatSeconds(ms)}.`
+              : 'This queue builds no PC from this field.'),
+            el('div', { class: 'solutions' }, ...solutionCards(answer.solutions, answer.queues, (s) => window.open(s.url, '_blank', 'noopener'))),
+          );
+        }).catch((err) => {
+          if (!err.cancelled) body.replaceChildren(el('p', { class: 'error' }, err.message));
+          delete details.dataset.asked;
+        });
+      });
+      return details;
+    }));
   }
 
   // --- messages and controls ----------------------------------------------------------------

@@ -84,16 +84,20 @@ export class SolverClient extends EventTarget {
   /**
    * Asks for a solve of `form`. Jobs with the same key share one answer. Priority 2 is the
    * position on screen (the newest first), 1 a position only the review wants (the oldest
-   * first).
+   * first). `op`: 'solve', Play mode's 'play_solve', or 'path' (`extra`: {pattern, list}).
    */
-  solve(form, { key = JSON.stringify(form), priority = 2, op = 'solve' } = {}) {
+  solve(form, {
+    key = JSON.stringify(form), priority = 2, op = 'solve', extra = {},
+  } = {}) {
     const same = (this.running && this.running.key === key) ? this.running : this.pending.find((j) => j.key === key);
     if (same) {
       same.priority = Math.max(same.priority, priority);
       same.seq = ++this.seq;
       return same.promise;
     }
-    const job = { key, form, op, priority, seq: ++this.seq, id: this.seq, addedAt: performance.now() };
+    const job = {
+      key, form, op, extra, priority, seq: ++this.seq, id: this.seq, addedAt: performance.now(),
+    };
     job.promise = new Promise((resolve, reject) => { job.resolve = resolve; job.reject = reject; });
     this.pending.push(job);
     this.next();
@@ -151,7 +155,9 @@ export class SolverClient extends EventTarget {
     const job = this.pending.shift();
     job.startedAt = performance.now();
     this.running = job;
-    this.worker.postMessage({ type: 'solve', id: job.id, form: job.form, op: job.op });
+    this.worker.postMessage({
+      type: 'solve', id: job.id, form: job.form, op: job.op, extra: job.extra,
+    });
   }
 
   // --- the graph -------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // The solver's thread. Messages from the page:
 //   {type: 'init', module}                       once, the compiled module
-//   {type: 'solve', id, form, op}                -> {type: 'answer', id, answer, ms, memory, broken}
-//                                                   (op: 'solve' or Play mode's 'play_solve')
+//   {type: 'solve', id, form, op, extra}         -> {type: 'answer', id, answer, ms, memory, broken}
+//                                                   (op: 'solve', Play mode's 'play_solve', or
+//                                                   'path' with extra {pattern, list})
 //   {type: 'graph', id, graph, base}             -> {type: 'graph-progress', id, stage, loaded, total}…
 //                                                   then {type: 'graph', id, ok, info | error, ms, …}
 // A solve cannot be interrupted inside the module: the page cancels by terminating this
@@ -33,7 +34,7 @@ self.onmessage = async ({ data }) => {
   const pc = await ready;
   if (data.type === 'solve') {
     const started = performance.now();
-    const answer = pc.call({ op: data.op ?? 'solve', form: data.form });
+    const answer = pc.call({ ...data.extra, op: data.op ?? 'solve', form: data.form });
     const ms = performance.now() - started;
     const memory = pc.exports.memory.buffer.byteLength;
     self.postMessage({ type: 'answer', id: data.id, answer, ms, memory, broken: pc.broken });

@@ -1,10 +1,11 @@
 // Browser checks of the page in headless Chromium (web/test.sh runs this).
 //
 //   node tests/browser.mjs --url http://127.0.0.1:PORT/ --native native.json --recommend BIN
-//        --out DIR --server-log FILE --graph-field ROWS [--figures native-long.json]
+//        --path BIN --out DIR --server-log FILE --graph-field ROWS [--figures native-long.json]
 //
 // --native: the `recommend` example's JSON for the 119/120 position; --recommend: the
-// example's binary, run for every position Play mode reaches; --out: where the
+// example's binary, run for every position Play mode reaches; --path: the `path` example's
+// binary, for the solutions of a pattern; --out: where the
 // screenshots and timings go; --server-log: the test server's log (requests are counted
 // from it); --graph-field: the start field of the small graph the site serves as
 // graphs/srs-softdrop (and, damaged, under damaged/); --figures: also solve the empty field
@@ -12,7 +13,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  alerts, assert, assertEqual, check, figures, launch, native, nativeFraction, open, results, sleep, text, waitState,
+  alerts, assert, assertEqual, check, figures, launch, native, nativeFraction, nativePath, open, results, sleep, text,
+  waitState,
 } from './lib.mjs';
 import { playChecks } from './play.mjs';
 
@@ -324,7 +326,9 @@ await check('the page fetches the graph, caches it, answers from it as without i
 
 // --- Play mode -----------------------------------------------------------------------------------
 
-await playChecks({ browser, base, recommend: args.recommend, out, graphField: args['graph-field'] });
+await playChecks({
+  browser, base, recommend: args.recommend, path: args.path, out, graphField: args['graph-field'],
+});
 
 // --- layout ----------------------------------------------------------------------------------------
 
@@ -384,6 +388,79 @@ await check('at 360 px and 1280 px the page fits, every control can be reached',
     assert(dialog, `the settings dialog at ${width} px`);
     await page.screenshot({ path: join(out, `layout-settings-${width}.png`) });
     assertEqual(page.problems, [], 'console');
+    await page.close();
+  }
+});
+
+// --- the solutions of a pattern ---------------------------------------------------------------------
+
+/** The counts `#solutions` holds once the solutions are found. */
+async function solutionCounts(page) {
+  await page.waitForFunction(() => document.querySelector('#solutions[data-unique]'), { timeout: 120_000, polling: 50 });
+  return page.$eval('#solutions', (n) => ({
+    queues: Number(n.dataset.queues), covered: Number(n.dataset.covered), unique: Number(n.dataset.unique), minimal: Number(n.dataset.minimal),
+  }));
+}
+
+await check('a link with a pattern shows the minimal solutions as the native path finds them (360 and 1280 px)', async () => {
+  // The PCO (I kept in hold) as sfinder's examples write it.
+  const pco = '##.....###/###....###/####...###/###....###';
+  const expected = nativePath(args.path, pco, 'I,*p4', join(out, 'path-native'));
+  const { ms: nativeMs, ...counts } = expected;
+  assertEqual(counts, { queues: 840, covered: 711, unique: 63, minimal: 26 }, 'native path');
+  for (const width of [360, 1280]) {
+    const page = await openPage('fumen=v115@9gB8EeF8DeG8CeF8DeC8JeAgH&pattern=I,*p4', { width, height: 800 });
+    assertEqual(await page.$eval('#pattern', (n) => n.value), 'I,*p4', 'the pattern in the form');
+    assertEqual(await solutionCounts(page), counts, `the solutions at ${width} px`);
+    figures[`path_pco_ms_${width}`] = Number(await page.$eval('#solutions', (n) => n.dataset.ms));
+    figures.native_path_pco_ms = nativeMs;
+    const cards = await page.$$eval('#solutions .solution', (nodes) => nodes.map((n) => ({
+      queues: Number(n.dataset.queues),
+      share: n.querySelector('.share-of').textContent,
+      filled: n.querySelectorAll('.cell.filled').length,
+      grays: n.querySelectorAll('.cell.p-X').length,
+      link: n.querySelector('a').href,
+    })));
+    assertEqual(cards.length, counts.minimal, 'a card per solution of the minimal set');
+    for (const c of cards) {
+      assertEqual([c.filled, c.grays], [40, 24], 'a card draws the whole PC');
+      assert(c.share.startsWith(`${c.queues}/840 · `), `share "${c.share}"`);
+      assert(/\?v115@/.test(c.link), `fumen link ${c.link}`);
+    }
+    assert(cards.every((c, i) => i === 0 || cards[i - 1].queues >= c.queues), 'the most queues first');
+    assertEqual(await page.$$eval('#board .cell.filled', (c) => c.length), 24, 'the fumen\'s field');
+    assert((await page.evaluate(() => location.search)).endsWith('&pattern=I,*p4'), 'the link keeps the pattern');
+    // A card steps through its solution: a page per placement, then the cleared field.
+    await page.click('#solutions .solution:first-child .solution-open');
+    assertEqual(await text(page, '#solution-page'), '1 / 5', 'the chosen solution\'s pages');
+    assertEqual(await page.$$eval('#solution-board .cell.ghost', (c) => c.length), 4, 'its first piece');
+    for (let i = 0; i < 4; i++) await page.click('#solution-next');
+    assertEqual(await text(page, '#solution-text'), 'Perfect clear.', 'its last page');
+    assertEqual(await layoutProblems(page), [], `solutions at ${width} px`);
+    await page.screenshot({ path: join(out, `layout-solutions-${width}.png`), fullPage: true });
+    assertEqual(page.problems, [], 'console');
+    if (width === 1280) {
+      // A pattern typed into the form: a bad one is a message naming it, then a *p7 field.
+      await page.click('#pattern', { clickCount: 3 });
+      await page.type('#pattern', 'I,*p9');
+      await page.click('#solutions-find');
+      await page.waitForFunction(() => document.getElementById('solutions').dataset.state === 'error', { timeout: 30_000 });
+      const shown = (await alerts(page)).join(' ');
+      assert(shown.includes('pattern: line 1, column 5: cannot pick 9 distinct pieces'), shown);
+      assert(await page.$eval('[data-input="pattern"]', (n) => n.classList.contains('invalid')), 'the pattern marked');
+      const field = '####....../####....../####....../####......';
+      const p7 = nativePath(args.path, field, '*p7', join(out, 'path-native'));
+      await page.click('#field-clear');
+      for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) await page.click(`#board .cell[data-x="${x}"][data-y="${y}"]`);
+      await page.click('#pattern', { clickCount: 3 });
+      await page.type('#pattern', '*p7');
+      await page.keyboard.press('Enter');
+      const { ms: p7Ms, ...p7Counts } = p7;
+      assertEqual(await solutionCounts(page), p7Counts, 'the *p7 field');
+      figures.path_p7_ms = Number(await page.$eval('#solutions', (n) => n.dataset.ms));
+      figures.native_path_p7_ms = p7Ms;
+      await page.screenshot({ path: join(out, 'page-solutions-p7.png'), fullPage: true });
+    }
     await page.close();
   }
 });

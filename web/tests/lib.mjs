@@ -117,6 +117,34 @@ export function native(binary, form) {
   return cache.get(key);
 }
 
+const pathCache = new Map();
+
+/**
+ * The `path` example's counts for a field (rows) and a pattern: {queues, covered, unique,
+ * minimal}. `dir`: where it may write its csv files.
+ */
+export function nativePath(binary, rows, pattern, dir) {
+  const args = ['--field', rows, '-p', pattern, '-c', '4', '-o', dir];
+  const key = args.join(' ');
+  if (!pathCache.has(key)) {
+    const run = spawnSync(binary, args, { encoding: 'utf8', timeout: 600_000 });
+    if (run.status !== 0) throw new Error(`path ${key}: ${run.stderr || run.error}`);
+    const number = (re) => {
+      const m = run.stdout.match(re);
+      if (!m) throw new Error(`path ${key}: no ${re} in ${run.stdout}`);
+      return Number(m[1]);
+    };
+    pathCache.set(key, {
+      queues: number(/Queues with a PC = \d+ of (\d+)/),
+      covered: number(/Queues with a PC = (\d+) of/),
+      unique: number(/Found path \[unique\] = (\d+)/),
+      minimal: number(/Found path \[minimal\] = (\d+)/),
+      ms: number(/Search: ([\d.]+) ms/),
+    });
+  }
+  return pathCache.get(key);
+}
+
 export function nativeFraction(json) {
   return `${json.probability[0]}/${json.probability[1]}`;
 }

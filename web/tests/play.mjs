@@ -5,7 +5,8 @@
 // a key taken from another action; New game and F2.
 import { join } from 'node:path';
 import {
-  alerts, assert, assertEqual, check, difference, figures, native, nativeFraction, open, sleep, sortCells, text,
+  alerts, assert, assertEqual, check, difference, figures, native, nativeFraction, nativePath, open, sleep, sortCells,
+  text,
 } from './lib.mjs';
 
 // The position of the first PC that the checks start from (119/120 with O held).
@@ -165,7 +166,9 @@ async function graphAnswer(page) {
   });
 }
 
-export async function playChecks({ browser, base, recommend, out, graphField }) {
+export async function playChecks({
+  browser, base, recommend, path, out, graphField,
+}) {
   await check('Play: the first decision with the hold slot empty is exact from the graph (chance, hint, last move, review) as the native one', async () => {
     // The test site's graph is of graphField (7 pieces to a PC): from it, the hold slot
     // empty, the current piece and four previews, three pieces unknown. Without the graph
@@ -452,12 +455,12 @@ export async function playChecks({ browser, base, recommend, out, graphField }) 
   });
 
   await check('Play: a lost PC ends the game with a review brought into view (360 and 1280 px), worst first, and the game as a fumen', async () => {
-    for (const [width, height] of [[360, 740], [1280, 800]]) await lostGame(browser, base, out, width, height);
+    for (const [width, height] of [[360, 740], [1280, 800]]) await lostGame(browser, base, out, width, height, path);
   });
 }
 
 /** A game that loses its PC, at this window size: the review, in view. */
-async function lostGame(browser, base, out, width, height) {
+async function lostGame(browser, base, out, width, height, path) {
   // The grace system field: the T hard-dropped from its spawn lands on the stack, above
   // the clear line.
   const page = await open(browser, base, 'play=1&seed=5&field=%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23..../%23%23%23%23%23%23....&hold=I&queue=TJLOSZ&bag=I', { width, height });
@@ -494,6 +497,19 @@ async function lostGame(browser, base, out, width, height) {
   // Each placement has the name the log gave it.
   const names = (selector) => page.$$eval(selector, (r) => Object.fromEntries(r.map((n) => [n.dataset.index, n.querySelector('.what').textContent])));
   assertEqual(await names('#review-table tbody tr'), await names('#move-log li'), 'the review names the moves as the log does');
+  // Solutions for this PC: its start field and the queue the player had (I held, then the
+  // pieces as they came), as the native path finds them for that one queue.
+  const pcs = await page.$$eval('#review-pcs details', (d) => d.map((n) => n.dataset.pattern));
+  assertEqual(pcs.length, 1, 'the PCs of the review');
+  assert(pcs[0].startsWith('I,T,J,L,O,'), `the queue of the PC: ${pcs[0]}`);
+  await page.click('#review-pcs details summary');
+  await page.waitForFunction(() => document.querySelector('#review-pcs details[data-unique]'), { timeout: 60_000 });
+  const field = '######..../######..../######..../######....';
+  const expected = nativePath(path, field, pcs[0], join(out, 'path-native'));
+  assert(expected.unique > 0, `native path ${JSON.stringify(expected)}`);
+  assertEqual(await page.$eval('#review-pcs details', (n) => Number(n.dataset.unique)), expected.unique, 'solutions for this PC');
+  assertEqual(await page.$$eval('#review-pcs .solution', (c) => c.length), Math.min(expected.unique, 48), 'their pictures');
+  await page.evaluate(() => document.getElementById('review-pcs').scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: join(out, `play-review-${width}.png`) });
   // Undo takes the losing move back.
   await page.keyboard.press('Backspace');
