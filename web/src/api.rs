@@ -77,7 +77,8 @@ pub enum Request {
     /// not used) that the queues of the pattern build, as sfinder's `path`. Answer:
     /// [`Solutions`](crate::solutions::Solutions): `{"ok":true,"queues","covered",
     /// "unique","minimal":[{"queues","percent","rows","fumen","url","pages",…}],
-    /// "solutions":[…]…}`, `solutions` the first `list` unique solutions (none by default).
+    /// "solutions":[…],"complete"…}`, `solutions` the first `list` unique solutions (none by
+    /// default), `complete` false when it stopped after `fills` fills of the field.
     Path {
         /// The field and the rules.
         form: Form,
@@ -86,6 +87,10 @@ pub enum Request {
         /// How many of the unique solutions to list besides the minimal set.
         #[serde(default)]
         list: usize,
+        /// The most fills of the field to walk (all by default): past them the answer has
+        /// the solutions found so far and `complete` false.
+        #[serde(default)]
+        fills: Option<u64>,
     },
     /// `{"op":"graph","kicks":"srs","drop":"softdrop"}`: reads the graph file whose bytes
     /// the page wrote into the graph buffer (`pc_graph_input`) and keeps it for the solves
@@ -330,7 +335,8 @@ pub fn handle(request: &str) -> String {
             form,
             pattern,
             list,
-        } => reply(crate::solutions::solutions(&form, &pattern, list)),
+            fills,
+        } => reply(crate::solutions::solutions(&form, &pattern, list, fills)),
         Request::Graph { kicks, drop } => {
             // Solvers made with the old graph let it go too.
             forget_solver();
@@ -1078,6 +1084,30 @@ mod tests {
                 .unwrap()
                 .starts_with("link: pattern: line 1, column 5: cannot pick 8"),
             "{bad}"
+        );
+    }
+
+    #[test]
+    fn a_path_that_runs_out_of_fills_says_so() {
+        let rows = "##.....###/###....###/####...###/###....###";
+        let ask = |fills: u64| {
+            call(serde_json::json!({
+                "op": "path", "form": { "field": rows, "queue": "T" }, "pattern": "I,*p4",
+                "fills": fills,
+            }))
+        };
+        // Stopped before the first fill: nothing found, and the answer says it stopped.
+        let stopped = ask(0);
+        assert_eq!(stopped["ok"], true, "{stopped}");
+        assert_eq!(
+            (stopped["complete"].clone(), stopped["unique"].clone()),
+            (false.into(), 0.into())
+        );
+        // Enough fills for the field: the whole answer.
+        let whole = ask(1_000_000);
+        assert_eq!(
+            (whole["complete"].clone(), whole["unique"].clone()),
+            (true.into(), 63.into())
         );
     }
 

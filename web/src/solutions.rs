@@ -7,9 +7,10 @@ use crate::form::{Form, FormError, MAX_QUEUES, field_rows, parse_pattern, pc_fie
 use pc_bag::{PatternSet, search_length};
 use pc_bitboard::Board32;
 use pc_fumen::Fumen;
-use pc_solver::{PathResult, PathSolution, Rules, path};
+use pc_solver::{PathResult, PathSolution, Rules, path_with_progress};
 use pc_srs::Placement;
 use serde::Serialize;
+use std::ops::ControlFlow;
 
 /// The answer of `{"op":"path","form":Form,"pattern":"I,*p4"}`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -35,6 +36,9 @@ pub struct Solutions {
     /// The first unique solutions, as many as asked for, the most queues first (for one
     /// queue, every solution is built by it and the minimal set is one of them).
     pub solutions: Vec<Solution>,
+    /// Whether every fill of the field was walked: false when the request's `fills` ran
+    /// out, and the solutions are those found until then.
+    pub complete: bool,
 }
 
 /// One solution of the minimal set.
@@ -65,14 +69,22 @@ pub struct Solution {
 
 /// The solutions of the form's field (its clear line, kicks and drop mode, with hold) for
 /// a pattern: the checks of the field and the pattern, then [`pc_solver::path`]; `list`
-/// unique solutions besides the minimal set.
-pub fn solutions(form: &Form, pattern: &str, list: usize) -> Result<Solutions, FormError> {
+/// unique solutions besides the minimal set; at most `max_fills` fills of the field walked.
+pub fn solutions(
+    form: &Form,
+    pattern: &str,
+    list: usize,
+    max_fills: Option<u64>,
+) -> Result<Solutions, FormError> {
     let board: Board32 = form.field.parse()?;
     let field = pc_field(board, form.clear_line)?;
     let rules = form.rules()?;
     let patterns = parse_pattern(pattern)?;
     check_size(&patterns, field.pieces_needed() as usize, &rules)?;
-    let result = path(&field, &rules, &patterns)?;
+    let result = path_with_progress(&field, &rules, &patterns, &mut |done, _| match max_fills {
+        Some(most) if done >= most => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    })?;
     let most_first = |indices: &mut Vec<usize>| {
         indices.sort_by_key(|&i| (std::cmp::Reverse(result.solutions[i].queues.len()), i));
     };
@@ -103,6 +115,7 @@ pub fn solutions(form: &Form, pattern: &str, list: usize) -> Result<Solutions, F
         unique: result.solutions.len(),
         minimal: shown(minimal)?,
         solutions: shown(listed)?,
+        complete: result.complete,
     })
 }
 

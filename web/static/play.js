@@ -17,6 +17,9 @@ const ORIENTATIONS = ['spawn', 'right', 'reverse', 'left'];
 const LOCK_DELAY = 500; // ms a piece rests before it locks, with gravity on
 const LOCK_RESETS = 15;
 const REVIEW_SOLUTIONS = 48; // the solutions a PC's row in the review lists, at most
+// The fills of the field a PC's row walks at most: from the empty field one queue builds
+// thousands of PCs among millions of fills, and the worker is wanted for the game.
+const REVIEW_FILLS = 20000;
 
 export class Play {
   /**
@@ -817,10 +820,10 @@ export class Play {
       details.addEventListener('toggle', () => {
         if (!details.open || details.dataset.asked) return;
         details.dataset.asked = '1';
-        body.replaceChildren(el('span', { class: 'status busy' }, 'Finding the solutions… (from the empty field, up to a minute)'));
+        body.replaceChildren(el('span', { class: 'status busy' }, 'Finding the solutions…'));
         const form = { ...p.form, hold_used: false };
         this.solver.solve(form, {
-          key: `review-path ${JSON.stringify(form)} ${pattern}`, priority: 1, op: 'path', extra: { pattern, list: REVIEW_SOLUTIONS },
+          key: `review-path ${JSON.stringify(form)} ${pattern}`, priority: 1, op: 'path', extra: { pattern, list: REVIEW_SOLUTIONS, fills: REVIEW_FILLS },
         }).then(({ answer, ms }) => {
           if (gameId !== this.gameId) return;
           if (!answer.ok) {
@@ -829,10 +832,11 @@ export class Play {
           }
           details.dataset.unique = answer.unique;
           const more = answer.unique > answer.solutions.length ? ` (the first ${answer.solutions.length} shown)` : '';
+          const some = answer.complete ? '' : 'at least ';
           body.replaceChildren(
             el('p', { class: 'board-note' }, answer.unique
-              ? `${answer.unique} PC${answer.unique === 1 ? '' : 's'} this queue builds from this field${more}, found in ${formatSeconds(ms)}.`
-              : 'This queue builds no PC from this field.'),
+              ? `${some}${answer.unique} PC${answer.unique === 1 ? '' : 's'} this queue builds from this field${more}, found in ${formatSeconds(ms)}${answer.complete ? '' : ' (the search stopped early: the field has more ways to fill)'}.`
+              : answer.complete ? 'This queue builds no PC from this field.' : 'No PC found before the search stopped (the field has more ways to fill).'),
             el('div', { class: 'solutions' }, ...solutionCards(answer.solutions, answer.queues, (s) => window.open(s.url, '_blank', 'noopener'))),
           );
         }).catch((err) => {
