@@ -890,6 +890,8 @@ async function main() {
       playSettings(from?.ok ? from.form : read.form, read.play.seed ?? undefined, read.play.preview ?? undefined),
       from?.ok ? from.form : null,
     );
+    // The Preview menu shows the game's preview, the link's when it gave one.
+    if (play.game) $('play-preview').value = String(play.game.settings.preview);
     setMode('play');
     if (errors.length) {
       play.showError(errors.map((e) => e.error).join('\n'));

@@ -617,8 +617,11 @@ export class Play {
       const graph = this.solver.graph;
       const pcStart = !form.field.includes('#');
       let note = '';
-      if (pcStart && this.game.settings.preview < 5 && since > 3000) {
-        note = ' — with fewer than 5 previews the first decisions of a PC take the solver minutes (the PC graph answers them from 5 previews on)';
+      const preview = this.game.settings.preview;
+      if (pcStart && preview < 4 && since > 3000) {
+        note = ' — with fewer than 4 previews the first decisions of a PC take the solver minutes (the PC graph answers them from 4 previews on)';
+      } else if (pcStart && preview === 4 && graph.state === 'ready' && since > 3000) {
+        note = ' — with 4 previews the PC graph takes seconds for the first decision of a PC (five pieces unknown), and a game\'s first decision (six unknown) the solver minutes';
       } else if (pcStart && graph.state === 'loading') {
         note = ' — the PC graph is still loading, so the first decision of this PC takes seconds';
       } else if (pcStart && graph.state !== 'ready' && since > 3000) {

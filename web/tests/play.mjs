@@ -178,6 +178,7 @@ export async function playChecks({
     //    a move that loses the PC ends the game, and its row in the review is exact.
     let page = await open(browser, base, emptyHoldStart(graphField, 'LSOLT', 'OZSIJ'));
     assertEqual(await graphAnswer(page), { engine: 'graph', partial: false }, 'the answer');
+    assertEqual(await page.$eval('#play-preview', (n) => n.value), '4', 'the Preview menu shows the link\'s preview');
     let form = await position(page);
     assertEqual([form.field, form.hold, form.hold_used, form.queue], [graphField, '', false, 'LSOLT'], 'the position');
     let n = native(recommend, form);

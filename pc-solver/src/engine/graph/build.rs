@@ -87,6 +87,7 @@ pub(crate) fn build(
         start: pack(&start),
         layers: built,
         three_left: None,
+        four_left: Default::default(),
     };
     graph.index_small_layers();
     Ok(graph)

@@ -404,6 +404,7 @@ fn finish(
         start,
         layers,
         three_left: None,
+        four_left: Default::default(),
     };
     graph.index_small_layers();
     // The large layers' tables on another thread, the smallest first (each is of use as

@@ -82,6 +82,7 @@ mod children;
 mod edge;
 mod error;
 mod file;
+mod four_left;
 mod key;
 mod layer;
 mod lookup;

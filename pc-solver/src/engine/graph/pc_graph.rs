@@ -2,6 +2,7 @@
 
 use super::edge::NO_CHILD;
 use super::edge::{edge_move, edge_piece, link};
+use super::four_left::{FourLeft, LazyFourLeft};
 use super::layer::{Layer, SMALL_NEXT};
 use super::parallel::{by_runs, runs_for};
 use super::{key, lookup, moves, three_left};
@@ -19,6 +20,9 @@ pub struct PcGraph {
     /// The fields three pieces from a PC in classes, once the graph is indexed
     /// ([`PcGraph::index_small_layers`]).
     pub(crate) three_left: Option<three_left::ThreeLeft>,
+    /// The fields four pieces from a PC in classes, made the first time a walk of five
+    /// unknown pieces asks ([`PcGraph::four_left`]); clones share them.
+    pub(crate) four_left: LazyFourLeft,
 }
 
 impl PcGraph {
@@ -46,6 +50,17 @@ impl PcGraph {
     /// The rules the graph was built for.
     pub fn rules_id(&self) -> RulesId {
         self.rules
+    }
+
+    /// The classes of the fields four pieces from a PC ([`FourLeft`]), made the first time
+    /// they are asked for (seconds on a full graph, on the machine's threads); `None`
+    /// when the graph has no such layer.
+    pub(crate) fn four_left(&self) -> Option<&FourLeft> {
+        self.four_left.get_or_make(|| {
+            let three = self.three_left.as_ref()?;
+            let fields = self.layers.get(three.layer.checked_sub(1)?)?.len();
+            FourLeft::in_runs(&self.layers, three, runs_for(fields))
+        })
     }
 
     /// Whether every layer's lookup table is made (see [`PcGraph::load`]); always true of a
@@ -138,6 +153,7 @@ impl PcGraph {
             .checked_sub(4)
             .map_or(1, |at| runs_for(self.layers[at].len()));
         self.three_left = three_left::ThreeLeft::in_runs(&self.layers, runs.unwrap_or(three_runs));
+        self.four_left = LazyFourLeft::default();
     }
 
     /// Where a field is: its layer and its index there, when the graph has it.
@@ -194,6 +210,7 @@ impl PcGraph {
 mod tests {
     use super::*;
     use crate::decision::{Decision, Queue};
+    use crate::engine::graph::layer::for_each_child;
     use crate::engine::graph::memo::GraphMemo;
     use crate::engine::graph::search;
     use crate::engine::known::{KnownMemo, KnownSolver};
@@ -367,6 +384,36 @@ mod tests {
                 );
             }
             assert!(at_once.layers.iter().any(|l| !l.links.is_empty()));
+        }
+    }
+
+    #[test]
+    fn the_classes_four_pieces_from_a_pc_are_the_fields_moves() {
+        let rules = Rules::default();
+        // Seven pieces from a PC: a layer four pieces from one, of fields with few moves.
+        let graph = small_graph(&rules, "###......./###......./###......./###.......", 4);
+        let three = graph.three_left.as_ref().unwrap();
+        let four = graph.four_left().expect("a layer four pieces from a PC");
+        assert_eq!(four.layer + 1, three.layer);
+        let fields = graph.layers[four.layer].len() as u32;
+        assert!(four.classes() > 1 && (four.classes() as u32) < fields);
+        for field in 0..fields {
+            let mut moves = Vec::new();
+            for_each_child(&graph.layers, four.layer, field, |piece, child| {
+                moves.push(link(piece as u8, three.class(child)));
+            });
+            moves.sort_unstable();
+            moves.dedup();
+            assert_eq!(
+                four.links(four.class(field)),
+                moves.as_slice(),
+                "field {field}"
+            );
+        }
+        // Fields with the same moves share a class, whatever the runs.
+        for runs in [1, 3] {
+            let other = FourLeft::in_runs(&graph.layers, three, runs).unwrap();
+            assert_eq!(&other, four);
         }
     }
 

@@ -478,37 +478,15 @@ const ALL_FIRSTS: [u8; 7] = [0, 1, 2, 3, 4, 5, 6];
 /// [`queues_after`] gives them.
 type FourQueues = [[u64; 8]; 7];
 
-/// With five unknown pieces, the fields four pieces from a PC that the walk met, by
-/// class: fields whose moves lead, piece by piece, to the same classes three pieces from a
-/// PC ([`ThreeLeft`](super::three_left::ThreeLeft)) are finished by the same queues.
+/// With five unknown pieces: the queues of four pieces that finish the classes of the
+/// fields four pieces from a PC ([`FourLeft`](super::four_left::FourLeft)) with each
+/// piece in hold, made as the walk asks for them.
 #[derive(Default)]
-struct FourLeft {
-    /// The class of each field met, by its index in its layer.
-    class_of: AHashMap<u32, u32>,
-    /// Each class by its moves, as [`link`]s to classes three pieces from a PC.
-    by_links: AHashMap<Vec<u32>, u32>,
-    /// Each class's moves.
-    links: Vec<Vec<u32>>,
+struct FourTables {
     /// Where the queues that finish a class with a piece in hold are in `queues`, at
     /// `8 * class + hold` ([`NO_SET`] until made).
     finishing: Vec<u32>,
     queues: Vec<FourQueues>,
-}
-
-impl FourLeft {
-    /// The class of the fields whose moves are `class_links`, new if none had them yet.
-    fn class_by_links(&mut self, class_links: &[u32]) -> u32 {
-        match self.by_links.get(class_links) {
-            Some(&class) => class,
-            None => {
-                let class = self.links.len() as u32;
-                self.links.push(class_links.to_vec());
-                self.by_links.insert(class_links.to_vec(), class);
-                self.finishing.extend([NO_SET; 8]);
-                class
-            }
-        }
-    }
 }
 
 /// Where each distinct set is in a walk's arena, found by the set's hash: many states of
@@ -570,8 +548,8 @@ struct Walk<'g, 's> {
     below: Vec<u64>,
     /// The child indices found depth first, kept from one decision to the next.
     children: &'s mut ChildMemo,
-    /// With five unknown pieces: the classes of the fields four pieces from a PC.
-    four: FourLeft,
+    /// With five unknown pieces: the queues that finish the fields four pieces from a PC.
+    four: FourTables,
 }
 
 /// The states of the last depth of a walk, with the [`link`]s of their fields' moves when
@@ -672,7 +650,7 @@ impl<'g, 's> Walk<'g, 's> {
             arena: Vec::new(),
             by_classes: AHashMap::new(),
             alike: Vec::new(),
-            four: FourLeft::default(),
+            four: FourTables::default(),
         }
     }
 
@@ -739,7 +717,7 @@ impl<'g, 's> Walk<'g, 's> {
         // sets alike, with the same values).
         self.distinct = Distinct::default();
         self.by_classes = AHashMap::new();
-        self.four = FourLeft::default();
+        self.four = FourTables::default();
         drop(leaves);
         // The depths that have not seen every unknown piece, deepest first: each state's
         // best count for each prefix. The totals of the states asked for, at the first
@@ -953,7 +931,7 @@ impl<'g, 's> Walk<'g, 's> {
             .map(|(&piece, child)| link(piece, child))
             .collect();
         if self.m == 5 {
-            return Some(self.four_class_links(layer_at + 1, fields, &starts, &links));
+            return Some(self.four_class_links(fields, &starts, &links));
         }
         if self.m != 4 {
             return Some(LeafChildren {
@@ -1076,7 +1054,7 @@ impl<'g, 's> Walk<'g, 's> {
                         let mut by_class: Vec<u32> = links
                             .iter()
                             .filter_map(|&l| unlink(l))
-                            .map(|(piece, child)| link(piece, self.four_class(layer + 1, child)))
+                            .map(|(piece, child)| link(piece, self.four_left().class(child)))
                             .collect();
                         by_class.sort_unstable();
                         by_class.dedup();
@@ -1116,7 +1094,7 @@ impl<'g, 's> Walk<'g, 's> {
             // The field is the PC.
             0 => return self.keep(&self.full.clone()),
             4 => {
-                let class = self.four_class(layer, field);
+                let class = self.four_left().class(field);
                 let mut after = [[0u64; 64]; 7];
                 for &u in &self.space.firsts.clone() {
                     let at = self.four_queues(class, u);
@@ -1239,30 +1217,10 @@ impl<'g, 's> Walk<'g, 's> {
     }
 
     /// The prepared leaves of five unknown pieces: the moves of each field (`starts`,
-    /// `links` to children in layer `layer`) as links to the children's classes four
-    /// pieces from a PC, sorted and without repeats, the classes of the distinct children
-    /// found in one pass over the layer ([`Walk::four_class`] finds one).
-    fn four_class_links(
-        &mut self,
-        layer: usize,
-        fields: Vec<u32>,
-        starts: &[u32],
-        links: &[u32],
-    ) -> LeafChildren {
-        // Each child's class, by its index in its layer (a dense table: the children of
-        // the last depth's fields are a good part of their layer).
-        let mut class_of = vec![NO_CHILD; self.graph.layers[layer].len()];
-        let mut children: Vec<u32> = links
-            .iter()
-            .filter_map(|&l| unlink(l))
-            .map(|(_, c)| c)
-            .collect();
-        children.sort_unstable();
-        children.dedup();
-        for (child, class) in children.iter().zip(self.four_classes(layer, &children)) {
-            class_of[*child as usize] = class;
-        }
-        drop(children);
+    /// `links` to children four pieces from a PC) as links to the children's classes
+    /// ([`FourLeft`](super::four_left::FourLeft)), sorted and without repeats.
+    fn four_class_links(&self, fields: Vec<u32>, starts: &[u32], links: &[u32]) -> LeafChildren {
+        let four = self.four_left();
         let mut by_class = LeafChildren {
             fields,
             starts: Vec::with_capacity(starts.len()),
@@ -1275,7 +1233,7 @@ impl<'g, 's> Walk<'g, 's> {
                 links[field[0] as usize..field[1] as usize]
                     .iter()
                     .filter_map(|&l| unlink(l))
-                    .map(|(piece, child)| link(piece, class_of[child as usize])),
+                    .map(|(piece, child)| link(piece, four.class(child))),
             );
             by_class.links[from..].sort_unstable();
             let mut kept = from;
@@ -1291,66 +1249,20 @@ impl<'g, 's> Walk<'g, 's> {
         by_class
     }
 
-    /// The classes ([`FourLeft`]) of fields `fields` (ascending) of layer `layer`, four
-    /// pieces from a PC: their children found in one pass ([`Layer::find_many`]).
-    fn four_classes(&mut self, layer_at: usize, fields: &[u32]) -> Vec<u32> {
-        let graph = self.graph;
-        let layer = &graph.layers[layer_at];
-        let mut starts = Vec::with_capacity(fields.len() + 1);
-        let mut wanted: Vec<u64> = Vec::new();
-        let mut pieces: Vec<u8> = Vec::new();
-        for &field in fields {
-            starts.push(wanted.len());
-            let key = layer.keys[field as usize];
-            for &e in layer.edges(field) {
-                let child = edge_move(e)
-                    .and_then(|m| moves::child(key, m))
-                    .unwrap_or(u64::MAX >> 3);
-                wanted.push(child);
-                pieces.push(edge_piece(e) as u8);
-            }
-        }
-        starts.push(wanted.len());
-        let mut children = vec![NO_CHILD; wanted.len()];
-        if layer.children.is_empty() {
-            graph.layers[layer_at + 1].find_many(&wanted, &mut children);
-        } else {
-            for (i, &field) in fields.iter().enumerate() {
-                let found = layer.children_of(field).expect("a layer with its children");
-                children[starts[i]..starts[i + 1]].copy_from_slice(found);
-            }
-        }
-        drop(wanted);
-        let mut moves = Vec::new();
-        let mut class_links = Vec::new();
-        (0..fields.len())
-            .map(|i| {
-                moves.clear();
-                moves.extend((starts[i]..starts[i + 1]).map(|j| link(pieces[j], children[j])));
-                class_links.clear();
-                self.class_links(&moves, &mut class_links);
-                self.four.class_by_links(&class_links)
-            })
-            .collect()
-    }
-
-    /// The class of field `field` of layer `layer`, four pieces from a PC ([`FourLeft`]).
-    fn four_class(&mut self, layer: usize, field: u32) -> u32 {
-        if let Some(&class) = self.four.class_of.get(&field) {
-            return class;
-        }
-        let links = self.links(layer, field);
-        let mut class_links = Vec::with_capacity(links.len());
-        self.class_links(&links, &mut class_links);
-        let class = self.four.class_by_links(&class_links);
-        self.four.class_of.insert(field, class);
-        class
+    /// The classes of the graph's fields four pieces from a PC, made the first time.
+    fn four_left(&self) -> &'g super::four_left::FourLeft {
+        self.graph
+            .four_left()
+            .expect("a graph with a layer four pieces from a PC has its classes")
     }
 
     /// Where the queues of four pieces that finish class `class` ([`FourLeft`]) with `hold`
     /// in the slot are, made the first time they are asked for.
     fn four_queues(&mut self, class: u32, hold: u8) -> u32 {
         let slot = 8 * class as usize + usize::from(hold);
+        if self.four.finishing.is_empty() {
+            self.four.finishing = vec![NO_SET; 8 * self.four_left().classes()];
+        }
         if self.four.finishing[slot] != NO_SET {
             return self.four.finishing[slot];
         }
@@ -1360,7 +1272,8 @@ impl<'g, 's> Walk<'g, 's> {
             .as_ref()
             .expect("a graph with a layer three pieces from a PC has its classes");
         let queues = queues_after(
-            self.four.links[class as usize]
+            self.four_left()
+                .links(class)
                 .iter()
                 .filter_map(|&l| unlink(l)),
             hold,

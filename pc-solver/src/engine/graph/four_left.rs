@@ -1,0 +1,120 @@
+//! The fields four pieces from a PC, in classes that finish alike.
+//!
+//! A walk with five unknown pieces ends on fields five pieces from a PC; each move of such
+//! a field leads to a field four pieces from a PC, and what finishes that field depends
+//! only on its moves as (piece, class of the child three pieces from a PC,
+//! [`ThreeLeft`]). So each field of that layer gets the class of its moves, once per graph,
+//! the first time a walk needs them: a walk then reads a child's class instead of looking
+//! up and classing its moves (about a million of them at a start of a PC with four
+//! previews).
+
+use super::edge::link;
+use super::layer::{Layer, for_each_child};
+use super::three_left::ThreeLeft;
+use ahash::AHashMap;
+use std::sync::{Arc, OnceLock};
+
+/// A graph's [`FourLeft`], made the first time it is asked for and shared by the graph's
+/// clones. Not part of what a graph is: two graphs are equal whether they made it or not.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LazyFourLeft(Arc<OnceLock<Option<FourLeft>>>);
+
+impl LazyFourLeft {
+    /// The classes, made by `make` if they are not yet.
+    pub(crate) fn get_or_make(&self, make: impl FnOnce() -> Option<FourLeft>) -> Option<&FourLeft> {
+        self.0.get_or_init(make).as_ref()
+    }
+}
+
+impl PartialEq for LazyFourLeft {
+    fn eq(&self, _: &LazyFourLeft) -> bool {
+        true
+    }
+}
+
+impl Eq for LazyFourLeft {}
+
+/// The classes of the fields four pieces from a PC.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FourLeft {
+    /// The layer of those fields.
+    pub(crate) layer: usize,
+    /// Each field's class, by index.
+    class_of: Vec<u32>,
+    /// Where each class's moves start in `links` (one more entry than classes).
+    starts: Vec<u32>,
+    /// Each class's moves as [`link`]s to the children's classes in [`ThreeLeft`], sorted,
+    /// without repeats.
+    links: Vec<u32>,
+}
+
+impl FourLeft {
+    /// The classes of the fields four pieces from a PC of a graph's `layers`, its fields
+    /// read in `runs` runs ([`super::parallel::by_runs`]), which number the classes the
+    /// same way; `None` when the graph has no such layer.
+    pub(crate) fn in_runs(layers: &[Layer], three: &ThreeLeft, runs: usize) -> Option<FourLeft> {
+        let layer = three.layer.checked_sub(1)?;
+        let runs = super::parallel::by_runs(layers[layer].len(), runs, |run| {
+            let mut numbers: AHashMap<Vec<u32>, u32> = AHashMap::new();
+            let mut met: Vec<Vec<u32>> = Vec::new();
+            let mut moves: Vec<u32> = Vec::new();
+            let class_of: Vec<u32> = run
+                .map(|field| {
+                    moves.clear();
+                    for_each_child(layers, layer, field, |piece, child| {
+                        moves.push(link(piece as u8, three.class(child)));
+                    });
+                    moves.sort_unstable();
+                    moves.dedup();
+                    if let Some(&number) = numbers.get(moves.as_slice()) {
+                        return number;
+                    }
+                    met.push(moves.clone());
+                    numbers.insert(moves.clone(), met.len() as u32 - 1);
+                    met.len() as u32 - 1
+                })
+                .collect();
+            (class_of, met)
+        });
+        let mut classes: AHashMap<Vec<u32>, u32> = AHashMap::new();
+        let mut four = FourLeft {
+            layer,
+            class_of: Vec::with_capacity(layers[layer].len()),
+            starts: vec![0],
+            links: Vec::new(),
+        };
+        for (run_class_of, met) in runs {
+            let renumbered: Vec<u32> = met
+                .into_iter()
+                .map(|moves| {
+                    *classes.entry(moves).or_insert_with_key(|moves| {
+                        four.links.extend_from_slice(moves);
+                        four.starts.push(four.links.len() as u32);
+                        four.starts.len() as u32 - 2
+                    })
+                })
+                .collect();
+            four.class_of
+                .extend(run_class_of.iter().map(|&n| renumbered[n as usize]));
+        }
+        Some(four)
+    }
+
+    /// The class of field `field` of [`FourLeft::layer`].
+    #[inline]
+    pub(crate) fn class(&self, field: u32) -> u32 {
+        self.class_of[field as usize]
+    }
+
+    /// The moves of the fields of class `class`, as [`link`]s to their children's classes
+    /// three pieces from a PC, sorted.
+    #[inline]
+    pub(crate) fn links(&self, class: u32) -> &[u32] {
+        &self.links[self.starts[class as usize] as usize..self.starts[class as usize + 1] as usize]
+    }
+
+    /// The number of classes.
+    pub(crate) fn classes(&self) -> usize {
+        self.starts.len() - 1
+    }
+}
