@@ -11,7 +11,6 @@
 use super::edge::link;
 use super::layer::{Layer, for_each_child};
 use super::three_left::ThreeLeft;
-use ahash::AHashMap;
 use std::sync::{Arc, OnceLock};
 
 /// A graph's [`FourLeft`], made the first time it is asked for and shared by the graph's
@@ -54,50 +53,25 @@ impl FourLeft {
     /// same way; `None` when the graph has no such layer.
     pub(crate) fn in_runs(layers: &[Layer], three: &ThreeLeft, runs: usize) -> Option<FourLeft> {
         let layer = three.layer.checked_sub(1)?;
-        let runs = super::parallel::by_runs(layers[layer].len(), runs, |run| {
-            let mut numbers: AHashMap<Vec<u32>, u32> = AHashMap::new();
-            let mut met: Vec<Vec<u32>> = Vec::new();
-            let mut moves: Vec<u32> = Vec::new();
-            let class_of: Vec<u32> = run
-                .map(|field| {
-                    moves.clear();
-                    for_each_child(layers, layer, field, |piece, child| {
-                        moves.push(link(piece as u8, three.class(child)));
-                    });
-                    moves.sort_unstable();
-                    moves.dedup();
-                    if let Some(&number) = numbers.get(moves.as_slice()) {
-                        return number;
-                    }
-                    met.push(moves.clone());
-                    numbers.insert(moves.clone(), met.len() as u32 - 1);
-                    met.len() as u32 - 1
-                })
-                .collect();
-            (class_of, met)
-        });
-        let mut classes: AHashMap<Vec<u32>, u32> = AHashMap::new();
-        let mut four = FourLeft {
-            layer,
-            class_of: Vec::with_capacity(layers[layer].len()),
-            starts: vec![0],
-            links: Vec::new(),
-        };
-        for (run_class_of, met) in runs {
-            let renumbered: Vec<u32> = met
-                .into_iter()
-                .map(|moves| {
-                    *classes.entry(moves).or_insert_with_key(|moves| {
-                        four.links.extend_from_slice(moves);
-                        four.starts.push(four.links.len() as u32);
-                        four.starts.len() as u32 - 2
-                    })
-                })
-                .collect();
-            four.class_of
-                .extend(run_class_of.iter().map(|&n| renumbered[n as usize]));
+        let (class_of, classes) =
+            super::parallel::classes_by_moves(layers[layer].len(), runs, |field, moves| {
+                for_each_child(layers, layer, field, |piece, child| {
+                    moves.push(link(piece as u8, three.class(child)));
+                });
+            });
+        let mut starts = Vec::with_capacity(classes.len() + 1);
+        starts.push(0);
+        let mut links = Vec::new();
+        for moves in &classes {
+            links.extend_from_slice(moves);
+            starts.push(links.len() as u32);
         }
-        Some(four)
+        Some(FourLeft {
+            layer,
+            class_of,
+            starts,
+            links,
+        })
     }
 
     /// The class of field `field` of [`FourLeft::layer`].

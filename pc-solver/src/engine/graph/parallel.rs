@@ -73,3 +73,52 @@ pub(crate) fn in_parallel<T: Send, E: Send>(
     results.sort_by_key(|(k, _)| *k);
     results.into_iter().map(|(_, r)| r).collect()
 }
+
+/// Classes of the fields `0..fields`: `moves(field, out)` writes a field's moves, and
+/// fields whose moves (sorted, without repeats) are equal share a class. Returns each
+/// field's class and each class's moves, the classes numbered in the order they are first
+/// met. Each of `runs` runs ([`by_runs`]) numbers the classes it meets; the runs' classes
+/// are then renumbered in order, so the numbers do not depend on the threads.
+pub(crate) fn classes_by_moves<M: Ord + std::hash::Hash + Clone + Send>(
+    fields: usize,
+    runs: usize,
+    moves: impl Fn(u32, &mut Vec<M>) + Sync,
+) -> (Vec<u32>, Vec<Vec<M>>) {
+    use ahash::AHashMap;
+    let runs = by_runs(fields, runs, |run| {
+        let mut numbers: AHashMap<Vec<M>, u32> = AHashMap::new();
+        let mut met: Vec<Vec<M>> = Vec::new();
+        let mut buffer: Vec<M> = Vec::new();
+        let class_of: Vec<u32> = run
+            .map(|field| {
+                buffer.clear();
+                moves(field, &mut buffer);
+                buffer.sort_unstable();
+                buffer.dedup();
+                if let Some(&number) = numbers.get(&buffer) {
+                    return number;
+                }
+                met.push(buffer.clone());
+                numbers.insert(buffer.clone(), met.len() as u32 - 1);
+                met.len() as u32 - 1
+            })
+            .collect();
+        (class_of, met)
+    });
+    let mut numbers: AHashMap<Vec<M>, u32> = AHashMap::new();
+    let mut classes: Vec<Vec<M>> = Vec::new();
+    let mut class_of = Vec::with_capacity(fields);
+    for (run_class_of, met) in runs {
+        let renumbered: Vec<u32> = met
+            .into_iter()
+            .map(|moves| {
+                *numbers.entry(moves).or_insert_with_key(|moves| {
+                    classes.push(moves.clone());
+                    classes.len() as u32 - 1
+                })
+            })
+            .collect();
+        class_of.extend(run_class_of.iter().map(|&n| renumbered[n as usize]));
+    }
+    (class_of, classes)
+}

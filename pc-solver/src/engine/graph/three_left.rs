@@ -55,47 +55,17 @@ impl ThreeLeft {
                 })
             })
             .collect();
-        // A field three pieces from a PC: its moves as (piece, child's class), sorted and
-        // without repeats, name its class. Each run of fields numbers the classes it meets
-        // in the order it meets them; the runs' classes are then renumbered in order, so
-        // the numbers do not depend on the threads.
-        let runs = super::parallel::by_runs(layers[layer].len(), runs, |run| {
-            let mut numbers: AHashMap<Vec<(u8, u32)>, u32> = AHashMap::new();
-            let mut met: Vec<Vec<(u8, u32)>> = Vec::new();
-            let mut moves: Vec<(u8, u32)> = Vec::new();
-            let class_of: Vec<u32> = run
-                .map(|field| {
-                    moves.clear();
-                    for_each_child(layers, layer, field, |piece, child| {
-                        moves.push((piece as u8, two_class_of[child as usize]));
-                    });
-                    moves.sort_unstable();
-                    moves.dedup();
-                    if let Some(&number) = numbers.get(&moves) {
-                        return number;
-                    }
-                    met.push(moves.clone());
-                    numbers.insert(moves.clone(), met.len() as u32 - 1);
-                    met.len() as u32 - 1
-                })
-                .collect();
-            (class_of, met)
-        });
-        let mut classes: AHashMap<Vec<(u8, u32)>, u32> = AHashMap::new();
-        let mut finishes: Vec<Finishes> = Vec::new();
-        let mut class_of = Vec::with_capacity(layers[layer].len());
-        for (run_class_of, met) in runs {
-            let renumbered: Vec<u32> = met
-                .into_iter()
-                .map(|moves| {
-                    *classes.entry(moves).or_insert_with_key(|moves| {
-                        finishes.push(finish_three(moves, &two_finishes));
-                        finishes.len() as u32 - 1
-                    })
-                })
-                .collect();
-            class_of.extend(run_class_of.iter().map(|&n| renumbered[n as usize]));
-        }
+        // A field three pieces from a PC: its moves as (piece, child's class) name its class.
+        let (class_of, classes) =
+            super::parallel::classes_by_moves(layers[layer].len(), runs, |field, moves| {
+                for_each_child(layers, layer, field, |piece, child| {
+                    moves.push((piece as u8, two_class_of[child as usize]));
+                });
+            });
+        let finishes: Vec<Finishes> = classes
+            .iter()
+            .map(|moves| finish_three(moves, &two_finishes))
+            .collect();
         Some(ThreeLeft {
             layer,
             class_of,
