@@ -404,7 +404,10 @@ export async function playChecks({
     await page.keyboard.press('KeyC');
     assert(await page.$eval('#key-warning', (n) => n.hidden), 'no warning for a key of the same action');
     await page.click('#settings-done');
-    // The hint's hold is Shift now; C rotates and holds nothing.
+    // The hint's hold is Shift now (once the page has drawn it again); C rotates and holds
+    // nothing.
+    await page.waitForFunction(() => document.querySelector('#hint-caps kbd')?.textContent === 'Shift', { timeout: 5_000 })
+      .catch(() => {});
     assertEqual((await hintCaps(page))[0], 'Shift', 'the hint\'s hold key');
     await page.keyboard.press('KeyC');
     assertEqual(await page.$eval('#play-board', (n) => n.dataset.piece.split(' ').slice(0, 2).join(' ')), 'T right', 'C rotates clockwise');
