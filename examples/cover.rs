@@ -7,7 +7,7 @@
 use clap::Parser;
 use pc_bag::PatternSet;
 use pc_bitboard::Board32;
-use pc_examples::{FormatArg, HoldRule, RulesArgs, fail};
+use pc_examples::{FormatArg, SfinderRulesArgs, fail};
 use pc_solver::{Placement, cover};
 
 /// sfinder's `cover`: for each setup (a fumen whose pages lock one piece each), the share
@@ -33,11 +33,8 @@ struct Cli {
     /// separated by `;`
     #[arg(short = 'p', long = "patterns", value_name = "PATTERN")]
     patterns: String,
-    /// Hold rule
-    #[arg(short = 'H', long = "hold", value_enum, default_value_t = HoldRule::Use)]
-    hold: HoldRule,
     #[command(flatten)]
-    rules: RulesArgs,
+    rules: SfinderRulesArgs,
     #[command(flatten)]
     format: FormatArg,
 }
@@ -96,7 +93,7 @@ fn main() {
         ));
     }
     let placements: Vec<Vec<Placement>> = setups.into_iter().map(|(_, p)| p).collect();
-    let rules = cli.rules.rules(cli.hold.allows_hold());
+    let rules = cli.rules.rules();
     let result = cover(&field, &placements, &rules, &patterns).unwrap_or_else(|e| fail(e));
     let n = result.queues.len();
     let share = |k: usize| 100.0 * k as f64 / n.max(1) as f64;

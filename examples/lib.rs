@@ -113,6 +113,28 @@ impl RulesArgs {
     }
 }
 
+/// sfinder's rule options: `-H use|avoid`, and `-K` and `-d` ([`RulesArgs`]).
+#[derive(Args, Clone, Debug)]
+pub struct SfinderRulesArgs {
+    /// Hold rule
+    #[arg(short = 'H', long = "hold", value_enum, default_value_t = HoldRule::Use)]
+    pub hold: HoldRule,
+    #[command(flatten)]
+    pub moves: RulesArgs,
+}
+
+impl SfinderRulesArgs {
+    /// Whether hold may be used.
+    pub fn hold(&self) -> bool {
+        self.hold.allows_hold()
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> Rules {
+        self.moves.rules(self.hold())
+    }
+}
+
 /// sfinder's hold rule (`-H`): use hold or play without it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum HoldRule {

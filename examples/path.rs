@@ -8,7 +8,7 @@
 use clap::{Parser, ValueEnum};
 use pc_bag::PatternSet;
 use pc_bitboard::Board32;
-use pc_examples::{FieldArgs, HoldRule, RulesArgs, fail, progress_bar, show_progress};
+use pc_examples::{FieldArgs, SfinderRulesArgs, fail, progress_bar, show_progress};
 use pc_fumen::Fumen;
 use pc_solver::{PathResult, PcField, Piece, path_with_progress};
 use std::ops::ControlFlow;
@@ -51,11 +51,8 @@ struct Cli {
     /// The clear line: the height of the perfect clear [default: the field file's, else 4]
     #[arg(short = 'c', long = "clear-line", value_name = "LINES")]
     clear_line: Option<u32>,
-    /// Hold rule
-    #[arg(short = 'H', long = "hold", value_enum, default_value_t = HoldRule::Use)]
-    hold: HoldRule,
     #[command(flatten)]
-    rules: RulesArgs,
+    rules: SfinderRulesArgs,
     /// Output format: sfinder's csv files, or one html page with a fumen link per solution
     #[arg(short = 'f', long = "format", value_enum, default_value_t = OutputFormat::Csv)]
     format: OutputFormat,
@@ -281,8 +278,8 @@ fn main() {
         ),
     };
     let clear_line = cli.clear_line.or(file_line).unwrap_or(4);
-    let hold = cli.hold.allows_hold();
-    let rules = cli.rules.rules(hold);
+    let hold = cli.rules.hold();
+    let rules = cli.rules.rules();
     let patterns = patterns(&cli);
     let field = PcField::new(board, clear_line).unwrap_or_else(|e| fail(e));
     println!("{}", board.to_text(clear_line, "\n"));

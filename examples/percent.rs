@@ -8,7 +8,7 @@
 use clap::{ArgGroup, Parser};
 use pc_bag::PatternSet;
 use pc_examples::{
-    FieldArgs, FormatArg, HoldRule, RulesArgs, bar_style, fail, show_progress, spinner,
+    FieldArgs, FormatArg, SfinderRulesArgs, bar_style, fail, show_progress, spinner,
 };
 use pc_solver::{PcField, percent_with_progress};
 
@@ -39,11 +39,8 @@ struct Cli {
         default_value_t = 4
     )]
     clear_line: u32,
-    /// Hold rule
-    #[arg(short = 'H', long = "hold", value_enum, default_value_t = HoldRule::Use)]
-    hold: HoldRule,
     #[command(flatten)]
-    rules: RulesArgs,
+    rules: SfinderRulesArgs,
     #[command(flatten)]
     format: FormatArg,
     /// Depth of the success tree in the text output
@@ -70,8 +67,8 @@ fn main() {
     let cli = Cli::parse();
     let board = cli.field.board().expect("clap requires a field");
     let clear_line = cli.clear_line;
-    let hold = cli.hold.allows_hold();
-    let rules = cli.rules.rules(hold);
+    let hold = cli.rules.hold();
+    let rules = cli.rules.rules();
     let json = cli.format.json();
     let pattern_text = &cli.patterns.text;
     let field = PcField::new(board, clear_line).unwrap_or_else(|e| fail(e));

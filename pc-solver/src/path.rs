@@ -193,8 +193,8 @@ fn is_subset(a: &[u32], b: &[u32]) -> bool {
 ///
 /// Errors: [`SolverError::PatternTooShort`] when the pattern gives fewer pieces than the PC
 /// needs. Cost: one walk over the orders of each fill of the field whose pieces the queues
-/// hold, so it grows with the fills (thousands for a field a few pieces from a PC; the
-/// first PC from the empty field has hundreds of millions).
+/// hold, and over the queues' prefixes that give them, so it grows with the fills and the
+/// queues (a field a few pieces from a PC has few fills; the empty field has millions).
 ///
 /// ```
 /// use pc_solver::{PcField, Rules, path};
@@ -543,20 +543,23 @@ struct Uncleared {
     cells: [(u8, u8); 4],
     /// The rows it covers, bit `y` for row `y`.
     rows: u32,
+    /// The cells as a board, merged into the field of each step.
+    board: Board32,
 }
 
 impl Uncleared {
     fn new(piece: Piece, cells: [(u8, u8); 4]) -> Uncleared {
         let rows = cells.iter().fold(0, |rows, &(_, y)| rows | 1 << y);
-        Uncleared { piece, cells, rows }
-    }
-
-    fn board(&self) -> Board32 {
         let mut board = Board32::new();
-        for &(x, y) in &self.cells {
+        for &(x, y) in &cells {
             board.fill(usize::from(x), u32::from(y));
         }
-        board
+        Uncleared {
+            piece,
+            cells,
+            rows,
+            board,
+        }
     }
 
     /// The placement as it lands once the rows of `cleared` are cleared, in its canonical
@@ -776,7 +779,7 @@ impl Builder<'_> {
         let mut board = self.board;
         for (i, p) in set.iter().enumerate() {
             if placed & 1 << i != 0 {
-                board.merge(&p.board());
+                board.merge(&p.board);
             }
         }
         let cleared = board.full_rows();

@@ -5,8 +5,7 @@
 //! only on its moves as (piece, class of the child three pieces from a PC,
 //! [`ThreeLeft`]). So each field of that layer gets the class of its moves, once per graph,
 //! the first time a walk needs them: a walk then reads a child's class instead of looking
-//! up and classing its moves (about a million of them at a start of a PC with four
-//! previews).
+//! up and classing its moves.
 
 use super::edge::link;
 use super::layer::{Layer, for_each_child};

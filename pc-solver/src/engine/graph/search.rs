@@ -1137,48 +1137,58 @@ impl<'g, 's> Walk<'g, 's> {
     /// ([`Walk::class_links`]): what a state wins follows from these alone, so states
     /// alike share one set, found by them.
     fn leaf_set_by_classes(&mut self, held: u8, swaps: bool, class_links: &[u32]) -> u32 {
-        let three = self
-            .graph
-            .three_left
-            .as_ref()
-            .expect("a graph with a last layer four pieces from a PC has its classes");
-        let mut alike = std::mem::take(&mut self.alike);
-        alike.clear();
-        alike.push(u32::from(held) | u32::from(swaps) << 3);
-        alike.extend_from_slice(class_links);
-        let at = match self.by_classes.get(alike.as_slice()) {
-            Some(&at) => at,
-            None => {
-                let after = queues_after(
-                    class_links.iter().filter_map(|&l| unlink(l)),
-                    held,
-                    swaps,
-                    &self.space.firsts,
-                    |class, hold, queues| {
-                        let finishes = &three.finishes(class)[usize::from(hold)];
-                        for (q, f) in queues.iter_mut().zip(finishes) {
-                            *q |= f;
-                        }
-                    },
-                );
-                let mut set = std::mem::take(&mut self.scratch);
-                self.gather(&after, &mut set);
-                let at = self.keep(&set);
-                self.scratch = set;
-                self.by_classes.insert(alike.clone(), at);
-                at
-            }
-        };
-        self.alike = alike;
-        at
+        self.set_of_alike(held, swaps, class_links, |walk, links| {
+            let three = walk
+                .graph
+                .three_left
+                .as_ref()
+                .expect("a graph with a last layer four pieces from a PC has its classes");
+            queues_after(
+                links,
+                held,
+                swaps,
+                &walk.space.firsts,
+                |class, hold, queues: &mut [u64; 8]| {
+                    let finishes = &three.finishes(class)[usize::from(hold)];
+                    for (q, f) in queues.iter_mut().zip(finishes) {
+                        *q |= f;
+                    }
+                },
+            )
+        })
     }
 
     /// [`Walk::leaf_set`] with five unknown pieces to place, from the state's held piece,
     /// whether it `swaps`, and its moves as [`link`]s to their children's classes four
-    /// pieces from a PC ([`FourLeft`], sorted, no repeats): for each first unknown piece,
-    /// the queues of four that finish what placing it (or the held piece) leaves. States
-    /// alike share one set.
+    /// pieces from a PC ([`FourLeft`](super::four_left::FourLeft), sorted, no repeats): for
+    /// each first unknown piece, the queues of four that finish what placing it (or the
+    /// held piece) leaves. States alike share one set.
     fn leaf_set_of_five(&mut self, held: u8, swaps: bool, class_links: &[u32]) -> u32 {
+        self.set_of_alike(held, swaps, class_links, |walk, links| {
+            let firsts = walk.space.firsts.clone();
+            queues_after(
+                links,
+                held,
+                swaps,
+                &firsts,
+                |class, hold, into: &mut [u64; 64]| {
+                    let at = walk.four_queues(class, hold);
+                    spread(into, &walk.four.queues[at as usize]);
+                },
+            )
+        })
+    }
+
+    /// The set of the states of the last depth that hold `held`, may swap or not, and whose
+    /// moves are `class_links` (to classes): found again if states alike met it, else made
+    /// from the queues `after` gives for each first piece ([`queues_after`]).
+    fn set_of_alike<const WORDS: usize>(
+        &mut self,
+        held: u8,
+        swaps: bool,
+        class_links: &[u32],
+        after: impl FnOnce(&mut Self, &mut dyn Iterator<Item = (u8, u32)>) -> [[u64; WORDS]; 7],
+    ) -> u32 {
         let mut alike = std::mem::take(&mut self.alike);
         alike.clear();
         alike.push(u32::from(held) | u32::from(swaps) << 3);
@@ -1186,24 +1196,7 @@ impl<'g, 's> Walk<'g, 's> {
         let at = match self.by_classes.get(alike.as_slice()) {
             Some(&at) => at,
             None => {
-                let mut after = [[0u64; 64]; 7];
-                for (piece, class) in alike[1..].iter().filter_map(|&l| unlink(l)) {
-                    let at = self.four_queues(class, held);
-                    spread(
-                        &mut after[usize::from(piece)],
-                        &self.four.queues[at as usize],
-                    );
-                    if swaps && piece == held {
-                        for u in 0..self.space.firsts.len() {
-                            let u = self.space.firsts[u];
-                            if u != held {
-                                let at = self.four_queues(class, u);
-                                let queues = &self.four.queues[at as usize];
-                                spread(&mut after[usize::from(u)], queues);
-                            }
-                        }
-                    }
-                }
+                let after = after(self, &mut alike[1..].iter().filter_map(|&l| unlink(l)));
                 let mut set = std::mem::take(&mut self.scratch);
                 self.gather(&after, &mut set);
                 let at = self.keep(&set);
@@ -1287,8 +1280,8 @@ impl<'g, 's> Walk<'g, 's> {
             },
         );
         if self.four.queues.len() == MAX_FOUR_QUEUES {
-            // Made again when asked for again: the tables a walk asks for add up to
-            // hundreds of megabytes, and most are asked for by states alike.
+            // Made again when asked for again: the tables a walk asks for would not fit in
+            // memory together, and states alike ask for them close together.
             self.four.queues.clear();
             self.four.finishing.fill(NO_SET);
         }
@@ -1476,7 +1469,7 @@ impl<'g, 's> Walk<'g, 's> {
             held,
             swaps,
             &self.space.firsts,
-            |child, hold, queues| {
+            |child, hold, queues: &mut [u64; 8]| {
                 queues[0] |= suffixes.small(&graph.layers, layer + 1, child, hold, m - 1)
             },
         );
@@ -1585,14 +1578,14 @@ fn spread(into: &mut [u64; 64], queues: &FourQueues) {
 /// unknown piece keeps the hold; when it `swaps`, placing the held piece holds the first
 /// unknown piece instead, whichever of `firsts` it is. `add(child, hold, queues)` adds
 /// the queues that finish `child` with `hold` in the slot.
-fn queues_after<C: Copy>(
+fn queues_after<C: Copy, const WORDS: usize>(
     moves: impl Iterator<Item = (u8, C)>,
     held: u8,
     swaps: bool,
     firsts: &[u8],
-    mut add: impl FnMut(C, u8, &mut [u64; 8]),
-) -> [[u64; 8]; 7] {
-    let mut after = [[0u64; 8]; 7];
+    mut add: impl FnMut(C, u8, &mut [u64; WORDS]),
+) -> [[u64; WORDS]; 7] {
+    let mut after = [[0u64; WORDS]; 7];
     for (piece, child) in moves {
         add(child, held, &mut after[usize::from(piece)]);
         if swaps && piece == held {
