@@ -69,6 +69,11 @@ enum Command {
             requires = "field"
         )]
         clear_line: u32,
+        /// Also write the graph to PATH with its moves laid out by piece, the layout that
+        /// compresses best for a download (the page's); the JSON output gains
+        /// `by_piece_bytes`
+        #[arg(long = "by-piece", value_name = "PATH")]
+        by_piece: Option<PathBuf>,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -112,12 +117,13 @@ fn main() {
             out,
             field,
             clear_line,
+            by_piece,
             format,
         } => {
             let start = field.map(|board| {
                 pc_solver::PcField::new(board, clear_line).unwrap_or_else(|e| fail(e))
             });
-            build(&rules, out, start, format.json())
+            build(&rules, out, start, by_piece, format.json())
         }
         Command::Path { rules } => match PcGraph::cache_path(&rules.rules(true)) {
             Some(path) => println!("{}", path.display()),
@@ -287,6 +293,7 @@ fn build(
     rules_args: &RulesArgs,
     out: Option<PathBuf>,
     start: Option<pc_solver::PcField>,
+    by_piece: Option<PathBuf>,
     json: bool,
 ) {
     // Hold does not change the fields.
@@ -319,11 +326,16 @@ fn build(
             (graph, true)
         }
     };
+    let by_piece_bytes = by_piece.map(|by_piece| {
+        graph.save_by_piece(&by_piece).unwrap_or_else(|e| fail(e));
+        std::fs::metadata(&by_piece).map_or(0, |m| m.len())
+    });
     let seconds = started.elapsed().as_secs_f64();
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     if json {
+        let by_piece = by_piece_bytes.map_or(String::new(), |b| format!(",\"by_piece_bytes\":{b}"));
         println!(
-            "{{\"path\":\"{}\",\"fields\":{},\"transitions\":{},\"bytes\":{bytes},\"seconds\":{seconds:.3}}}",
+            "{{\"path\":\"{}\",\"fields\":{},\"transitions\":{},\"bytes\":{bytes}{by_piece},\"seconds\":{seconds:.3}}}",
             json_string(&path.display().to_string()),
             graph.fields(),
             graph.transitions()

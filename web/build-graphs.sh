@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Puts the PC field graphs on the site: web/dist/graphs/<kicks>-<drop>.pcgraph.gz, one per
+# Puts the PC field graphs on the site: web/dist/graphs/<kicks>-<drop>.pcgraph.zst, one per
 # rule set, and web/dist/graphs/index.json, which the page reads to learn what the site has
-# (file, kick table, drop mode, bytes as served, bytes raw, SHA-256, fields, start field).
+# (file, kick table, drop mode, coding, bytes as served, bytes raw, SHA-256, fields, start
+# field).
 #
 #   web/build-graphs.sh [--dest DIR] [--field ROWS] [KICKS[:DROP]...]
 #
 # KICKS: srs, srs+, jstris180, nullpomino180, none (default: srs srs+); DROP: softdrop (the
 # default) or harddrop, e.g. `web/build-graphs.sh srs srs:harddrop`. Each graph is the one
 # `cargo run --release --example graph -- build -K KICKS -d DROP` finds in its cache folder
-# ($PC_GRAPH_DIR, else ~/.cache/pc), or builds there when it is missing (minutes each);
-# then it is compressed with gzip -9, which the browser's DecompressionStream reads.
+# ($PC_GRAPH_DIR, else ~/.cache/pc), or builds there when it is missing (minutes each),
+# written again with its moves laid out by piece (`--by-piece`, which compresses far
+# better), then compressed with zstd -19 and an 8 MiB window (--long=23: the module's
+# decompressor holds one window), which the page's module decompresses as the download
+# streams in. The figures are in web/README.md.
 # The files are not in git: run this after web/build.sh (which keeps dist/graphs/).
 #
 # --field ROWS builds a small graph instead, of that field's PCs (clear line 4; seconds):
 # the browser tests use one. --dest DIR writes DIR/graphs/ instead of web/dist/graphs/.
-# Environment: CARGO_TARGET_DIR as cargo reads it; GZIP_LEVEL (default 9).
+# Needs the zstd command (Debian's zstd; web/build.sh installs it).
+# Environment: CARGO_TARGET_DIR as cargo reads it; ZSTD_LEVEL (default 19).
 set -euo pipefail
 
 web="$(cd "$(dirname "$0")" && pwd)"
@@ -70,30 +75,33 @@ for rule in "${rules[@]}"; do
     base="$name-$drop"
     if [ -n "$field" ]; then
         say "$base: building the graph of $field"
-        "$graph" build -K "$kicks" -d "$drop" --field "$field" --out "$tmp/$base.bin" --format json >"$tmp/$base.json" ||
-            die "$base: the build failed"
+        "$graph" build -K "$kicks" -d "$drop" --field "$field" --out "$tmp/$base.bin" \
+            --by-piece "$tmp/$base.pieces" --format json >"$tmp/$base.json" || die "$base: the build failed"
     else
         say "$base: the cached graph (built now if missing: minutes)"
-        "$graph" build -K "$kicks" -d "$drop" --format json >"$tmp/$base.json" || die "$base: the build failed"
+        "$graph" build -K "$kicks" -d "$drop" --by-piece "$tmp/$base.pieces" --format json >"$tmp/$base.json" ||
+            die "$base: the build failed"
     fi
-    raw="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["path"])' "$tmp/$base.json")"
+    raw="$tmp/$base.pieces"
     [ -f "$raw" ] || die "$base: $raw is missing"
-    say "$base: gzip -${GZIP_LEVEL:-9} $(stat -c %s "$raw") bytes"
-    gzip -"${GZIP_LEVEL:-9}" -n -c "$raw" >"$tmp/$base.pcgraph.gz"
-    python3 - "$raw" "$tmp/$base.pcgraph.gz" "$tmp/$base.json" "$kicks" "$drop" "$field" >"$tmp/$base.entry.json" <<'EOF'
+    say "$base: zstd -${ZSTD_LEVEL:-19} --long=23 $(stat -c %s "$raw") bytes (minutes for a full graph)"
+    zstd -q -"${ZSTD_LEVEL:-19}" --long=23 -c "$raw" >"$tmp/$base.pcgraph.zst" || die "$base: zstd failed"
+    python3 - "$raw" "$tmp/$base.pcgraph.zst" "$tmp/$base.json" "$kicks" "$drop" "$field" >"$tmp/$base.entry.json" <<'EOF'
 import hashlib, json, os, sys
-raw, gz, built, kicks, drop, field = sys.argv[1:7]
+raw, packed, built, kicks, drop, field = sys.argv[1:7]
 info = json.load(open(built))
-digest = hashlib.sha256(open(gz, 'rb').read()).hexdigest()
+digest = hashlib.sha256(open(packed, 'rb').read()).hexdigest()
 print(json.dumps({
-    'file': os.path.basename(gz), 'kicks': kicks, 'drop': drop,
-    'bytes': os.path.getsize(gz), 'raw': os.path.getsize(raw), 'sha256': digest,
+    'file': os.path.basename(packed), 'kicks': kicks, 'drop': drop, 'coding': 'zstd',
+    'bytes': os.path.getsize(packed), 'raw': os.path.getsize(raw), 'sha256': digest,
     'fields': info.get('fields'), 'start': field or '..........',
 }))
 EOF
-    mv "$tmp/$base.pcgraph.gz" "$out/$base.pcgraph.gz"
+    mv "$tmp/$base.pcgraph.zst" "$out/$base.pcgraph.zst"
     mv "$tmp/$base.entry.json" "$out/$base.entry.json"
-    say "$base: $(stat -c %s "$out/$base.pcgraph.gz") bytes served"
+    # A file of the old coding (gzip) would be listed beside it.
+    rm -f "$out/$base.pcgraph.gz"
+    say "$base: $(stat -c %s "$out/$base.pcgraph.zst") bytes served"
 done
 
 # The index: every graph of the folder.
@@ -104,7 +112,7 @@ graphs = {}
 for entry in sorted(glob.glob(os.path.join(out, '*.entry.json'))):
     e = json.load(open(entry))
     if os.path.exists(os.path.join(out, e['file'])):
-        graphs[e['file'].removesuffix('.pcgraph.gz')] = e
+        graphs[e['file'].removesuffix('.pcgraph.zst')] = e
 print(json.dumps({'graphs': graphs}, indent=1))
 EOF
 mv "$tmp/index.json" "$out/index.json"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the page into web/dist/: installs what is missing (Debian's Rust with the std
-# sources, wasm-ld, Chromium; the npm packages of web/package-lock.json), compiles pc-web to
+# sources, wasm-ld, Chromium, zstd for the graphs; the npm packages of web/package-lock.json), compiles pc-web to
 # wasm32-unknown-unknown, runs wasm-opt, and copies the static files beside the module.
 # Quick when everything is there already. Why it goes this way:
 #  - rustup here has only the native target, so the build uses Debian's rustc 1.96
@@ -23,7 +23,7 @@ say() { echo "web/build.sh: $*" >&2; }
 die() { say "error: $*"; exit 1; }
 
 # --- Debian packages -----------------------------------------------------------------------
-packages=(rustc-web cargo-web rust-web-src libstd-rust-web-dev lld-22 chromium)
+packages=(rustc-web cargo-web rust-web-src libstd-rust-web-dev lld-22 chromium zstd)
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do

@@ -56,13 +56,15 @@ for f in "$site"/*; do
     case "$(basename "$f")" in graphs|damaged) ;; *) ln -s "$f" "$site/damaged/" ;; esac
 done
 python3 - "$site/graphs" "$site/damaged/graphs" <<'EOF'
-import gzip, hashlib, json, os, sys
+import hashlib, json, os, subprocess, sys
 good, bad = sys.argv[1:3]
 index = json.load(open(os.path.join(good, 'index.json')))
 entry = index['graphs']['srs-softdrop']
-raw = bytearray(gzip.decompress(open(os.path.join(good, entry['file']), 'rb').read()))
+unzstd = ['zstd', '-q', '-d', '--long=23', '-c', os.path.join(good, entry['file'])]
+raw = bytearray(subprocess.run(unzstd, check=True, capture_output=True).stdout)
 raw[len(raw) // 2] ^= 0x10
-data = gzip.compress(bytes(raw), 9, mtime=0)
+zstd = ['zstd', '-q', '-19', '--long=23', '-c']
+data = subprocess.run(zstd, input=bytes(raw), check=True, capture_output=True).stdout
 open(os.path.join(bad, entry['file']), 'wb').write(data)
 entry = dict(entry, bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
 json.dump({'graphs': {'srs-softdrop': entry}}, open(os.path.join(bad, 'index.json'), 'w'))

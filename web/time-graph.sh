@@ -7,7 +7,7 @@
 # --runs reloads, medians and the worker's memory; then Play mode played by keyboard
 # following the hints, with the graph and without it: the time from a piece appearing to
 # its answer (--no-play: not these games).
-# Needs web/dist/graphs/srs-softdrop.pcgraph.gz (web/build-graphs.sh srs makes it).
+# Needs web/dist/graphs/srs-softdrop.pcgraph.zst (web/build-graphs.sh srs makes it).
 # Writes target/web-timing/timing.json. Arguments go to web/tests/timing.mjs.
 set -euo pipefail
 
@@ -17,7 +17,7 @@ out="$root/target/web-timing"
 say() { echo "web/time-graph.sh: $*" >&2; }
 
 "$web/build.sh"
-[ -f "$web/dist/graphs/srs-softdrop.pcgraph.gz" ] || "$web/build-graphs.sh" srs
+[ -f "$web/dist/graphs/srs-softdrop.pcgraph.zst" ] || "$web/build-graphs.sh" srs
 mkdir -p "$out"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$web/dist" >"$out/server.log" 2>&1 &

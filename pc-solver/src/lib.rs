@@ -17,7 +17,7 @@ mod solver;
 pub use decision::MAX_PREVIEW;
 pub use engine::Engine;
 pub use engine::graph::{
-    BuildProgress, BuildStage, FORMAT_VERSION, GRAPH_DIR_VARIABLE, GraphError, PcGraph,
+    BuildProgress, BuildStage, FORMAT_VERSION, GRAPH_DIR_VARIABLE, GraphError, GraphReader, PcGraph,
 };
 pub use error::SolverError;
 pub use field::{MAX_CLEAR_LINE, PcField};

@@ -92,16 +92,26 @@ pub enum Request {
         #[serde(default)]
         fills: Option<u64>,
     },
-    /// `{"op":"graph","kicks":"srs","drop":"softdrop"}`: reads the graph file whose bytes
-    /// the page wrote into the graph buffer (`pc_graph_input`) and keeps it for the solves
-    /// of those rules. Answer: `{"ok":true,"fields":n,"layers":[…],"start":"rows",…}`, or
-    /// the graph's own error (`input` `graph`) and no graph.
-    Graph {
+    /// `{"op":"graph_begin","kicks":"srs","drop":"softdrop","bytes":n,"coding":"zstd"}`:
+    /// lets the loaded graph go and starts reading a graph file of `bytes` bytes
+    /// (decompressed) built for those rules, whose chunks the page then hands over
+    /// (`pc_graph_chunk`, `pc_graph_push` in [`crate::ffi`]). Answer: `{"ok":true}`, or an
+    /// error of the rules.
+    GraphBegin {
         /// The kick table.
         kicks: String,
         /// The drop mode.
         drop: String,
+        /// The file's length, decompressed.
+        bytes: u64,
+        /// `zstd` (as the site serves it) or `none` (as the browser's cache keeps it).
+        coding: crate::graph::Coding,
     },
+    /// `{"op":"graph"}`: ends the load `graph_begin` started and keeps the graph for the
+    /// solves of its rules. Answer: `{"ok":true,"fields":n,"layers":[…],"start":"rows",…}`,
+    /// or the first error met (the graph's own checks, a download that does not
+    /// decompress; `input` `graph`) and no graph.
+    Graph {},
     /// `{"op":"tables","kicks":"srs"}`: the cells, kicks and spawn the page moves the
     /// falling piece with ([`crate::play::Tables`]).
     Tables {
@@ -337,14 +347,23 @@ pub fn handle(request: &str) -> String {
             list,
             fills,
         } => reply(crate::solutions::solutions(&form, &pattern, list, fills)),
-        Request::Graph { kicks, drop } => {
+        Request::GraphBegin {
+            kicks,
+            drop,
+            bytes,
+            coding,
+        } => {
             // Solvers made with the old graph let it go too.
             forget_solver();
-            match crate::graph::load(&kicks, &drop) {
-                Ok(loaded) => answer(loaded),
+            match crate::graph::begin(&kicks, &drop, bytes, coding) {
+                Ok(()) => serde_json::json!({ "ok": true }).to_string(),
                 Err(e) => failure(&e.to_string(), "graph"),
             }
         }
+        Request::Graph {} => match crate::graph::finish() {
+            Ok(loaded) => answer(loaded),
+            Err(e) => failure(&e.to_string(), "graph"),
+        },
         Request::Tables { kicks } => match crate::kicks::kick_table(&kicks) {
             Some(table) => answer(crate::play::tables(&table)),
             None => {
@@ -775,14 +794,47 @@ mod tests {
         );
     }
 
-    /// A graph file of a small field's PCs, as `graph build --field` writes it.
+    /// A graph file of a small field's PCs, laid out by piece as `graph build --field
+    /// --by-piece` writes it for the site.
     fn small_graph(rows: &str) -> Vec<u8> {
         let start = pc_solver::PcField::new(rows.parse().unwrap(), 4).unwrap();
         PcGraph::build_from(&start, &Rules::default(), &mut |_| {
             std::ops::ControlFlow::Continue(())
         })
         .unwrap()
-        .to_bytes()
+        .to_bytes_by_piece()
+    }
+
+    /// What the page does with a graph file: `graph_begin`, then its bytes in chunks of
+    /// `size` through the chunk buffer (zstd-compressed when `zstd`, as the site serves
+    /// it), then `graph`. Returns the answer and the bytes the module decompressed.
+    fn load_graph(file: &[u8], rules: (&str, &str), zstd: bool, size: usize) -> (Value, Vec<u8>) {
+        let sent = if zstd {
+            ruzstd::encoding::compress_to_vec(file, ruzstd::encoding::CompressionLevel::Fastest)
+        } else {
+            file.to_vec()
+        };
+        let begun = call(serde_json::json!({
+            "op": "graph_begin", "kicks": rules.0, "drop": rules.1, "bytes": file.len(),
+            "coding": if zstd { "zstd" } else { "none" },
+        }));
+        if begun["ok"] != true {
+            return (begun, Vec::new());
+        }
+        let mut decoded = Vec::new();
+        let chunks: Vec<&[u8]> = sent.chunks(size).collect();
+        for (k, chunk) in chunks.iter().enumerate() {
+            let at = crate::ffi::pc_graph_chunk(chunk.len());
+            // The page writes the chunk where the module said.
+            crate::graph::tests::write_chunk(at, chunk);
+            let n = crate::ffi::pc_graph_push(u32::from(k + 1 == chunks.len()));
+            if n == usize::MAX {
+                break;
+            }
+            let from = crate::ffi::pc_graph_decoded();
+            decoded.extend(crate::graph::tests::decoded(from, n));
+        }
+        (call(serde_json::json!({ "op": "graph" })), decoded)
     }
 
     #[test]
@@ -794,26 +846,55 @@ mod tests {
         let without = call(serde_json::json!({ "op": "solve", "form": form }));
         assert_ne!(without["engine"], "graph");
         let file = small_graph(rows);
-        // A damaged file is refused with the graph's own message, and nothing is kept.
+        // A damaged file is refused with the graph's own message, and nothing is kept,
+        // compressed or not, whatever the chunks.
         let mut damaged = file.clone();
         let middle = damaged.len() / 2;
         damaged[middle] ^= 0x20;
-        crate::graph::set_bytes(damaged);
-        let refused =
-            call(serde_json::json!({ "op": "graph", "kicks": "srs", "drop": "softdrop" }));
-        assert_eq!(refused["ok"], false);
-        assert_eq!(refused["input"], "graph");
-        assert!(
-            refused["error"].as_str().unwrap().starts_with("graph: "),
-            "{refused}"
+        for (zstd, size) in [(false, 1 << 20), (true, 1000), (true, 1 << 20)] {
+            let (refused, _) = load_graph(&damaged, ("srs", "softdrop"), zstd, size);
+            assert_eq!(refused["ok"], false);
+            assert_eq!(refused["input"], "graph");
+            assert_eq!(
+                refused["error"], "graph: the graph file is damaged (checksum mismatch)",
+                "{refused}"
+            );
+        }
+        // Bytes that are not zstd, or a download cut short, are refused too.
+        let (garbage, _) = load_graph(b"not zstd at all", ("srs", "softdrop"), false, 4);
+        assert_eq!(garbage["error"], "graph: not a graph file", "{garbage}");
+        let compressed = ruzstd::encoding::compress_to_vec(
+            &file[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let cut = serde_json::json!({
+            "op": "graph_begin", "kicks": "srs", "drop": "softdrop", "bytes": file.len(),
+            "coding": "zstd",
+        });
+        assert_eq!(call(cut)["ok"], true);
+        let half = &compressed[..compressed.len() / 2];
+        crate::graph::tests::write_chunk(crate::ffi::pc_graph_chunk(half.len()), half);
+        assert_ne!(crate::ffi::pc_graph_push(0), usize::MAX);
+        let refused = call(serde_json::json!({ "op": "graph" }));
+        assert_eq!(
+            refused["error"],
+            "graph: the download does not decompress (it ends early)"
+        );
+        assert_eq!(
+            call(serde_json::json!({ "op": "graph" }))["error"],
+            "graph: no load was started"
         );
         // Another rule set's graph is refused too.
-        crate::graph::set_bytes(file.clone());
-        let other = call(serde_json::json!({ "op": "graph", "kicks": "srs+", "drop": "softdrop" }));
+        let (other, _) = load_graph(&file, ("srs+", "softdrop"), true, 1 << 20);
         assert_eq!(other["ok"], false, "{other}");
-        crate::graph::set_bytes(file);
-        let loaded = call(serde_json::json!({ "op": "graph", "kicks": "SRS", "drop": "soft" }));
+        // The site's way (zstd, chunks of a few kilobytes): the module hands back the file
+        // as it is, for the browser's cache; and the cache's way (as it is).
+        let (loaded, decoded) = load_graph(&file, ("SRS", "soft"), true, 3000);
         assert_eq!(loaded["ok"], true, "{loaded}");
+        assert!(decoded == file, "the decompressed bytes are the file");
+        let (loaded, decoded) = load_graph(&file, ("SRS", "soft"), false, 5000);
+        assert_eq!(loaded["ok"], true, "{loaded}");
+        assert!(decoded.is_empty());
         assert_eq!(loaded["start"], rows);
         assert!(loaded["fields"].as_u64().unwrap() > 10);
         let with = call(serde_json::json!({ "op": "solve", "form": form }));
@@ -909,8 +990,7 @@ mod tests {
         assert_eq!(partial["ok"], true, "{partial}");
         assert_eq!(partial["partial"], true, "no graph: only holding first");
         assert_eq!(partial["chance"], Value::Null);
-        crate::graph::set_bytes(small_graph(rows));
-        let loaded = call(serde_json::json!({ "op": "graph", "kicks": "srs", "drop": "softdrop" }));
+        let (loaded, _) = load_graph(&small_graph(rows), ("srs", "softdrop"), true, 1 << 16);
         assert_eq!(loaded["ok"], true, "{loaded}");
         let full = call(serde_json::json!({ "op": "play_solve", "form": form }));
         assert_eq!(full["ok"], true, "{full}");

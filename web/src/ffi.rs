@@ -56,13 +56,26 @@ pub extern "C" fn pc_call() -> usize {
     set_output(answer.into_bytes())
 }
 
-/// Makes the graph buffer `len` bytes long (zeros) and returns where it starts: the page
-/// writes a graph file's bytes there, then sends `{"op":"graph",…}` (see
-/// [`crate::graph`]). A loaded graph is let go first.
+/// Makes the graph's chunk buffer `len` bytes long (zeros) and returns where it starts:
+/// the page writes the next chunk of a graph file there, then calls [`pc_graph_push`]
+/// (after `{"op":"graph_begin",…}`; see [`crate::graph`]).
 #[unsafe(no_mangle)]
-pub extern "C" fn pc_graph_input(len: usize) -> *mut u8 {
-    crate::api::forget_solver();
-    crate::graph::input(len)
+pub extern "C" fn pc_graph_chunk(len: usize) -> *mut u8 {
+    crate::graph::chunk(len)
+}
+
+/// Reads the chunk in the graph's buffer (`last` non-zero: no more will come); returns
+/// how many bytes it decompressed (at [`pc_graph_decoded`], for the page's cache), or
+/// `usize::MAX` when the load failed (`{"op":"graph"}` then says why).
+#[unsafe(no_mangle)]
+pub extern "C" fn pc_graph_push(last: u32) -> usize {
+    crate::graph::push(last != 0).unwrap_or(usize::MAX)
+}
+
+/// Where the bytes the last [`pc_graph_push`] decompressed are.
+#[unsafe(no_mangle)]
+pub extern "C" fn pc_graph_decoded() -> *const u8 {
+    crate::graph::decoded()
 }
 
 /// Where the last answer starts.

@@ -1,39 +1,66 @@
-//! The PC field graph in the page: the page writes a graph file's bytes into a buffer of
-//! the module ([`input`], behind `pc_graph_input` in [`crate::ffi`]), then asks for them to
-//! be read ([`load`]); solves with the graph's rules answer from it.
+//! The PC field graph in the page, streamed in: the page starts a load ([`begin`]), writes
+//! each chunk of the file as it arrives into a buffer of the module ([`chunk`]) and hands
+//! it over ([`push`]); the module reads the chunks as they come
+//! ([`pc_solver::GraphReader`]), so the file is never whole in memory beside the graph,
+//! and keeps the graph when the last is in ([`finish`]); solves with the graph's rules
+//! answer from it.
 //!
-//! One graph at a time: loading another one lets the first go before reading the second,
-//! so the module's memory holds one.
+//! The site serves the file zstd-compressed, its moves laid out by piece (what compresses
+//! best, see `web/build-graphs.sh`); the module decompresses it as it comes and hands the
+//! decompressed bytes back to the page ([`decoded`]) for the browser's cache, from which a
+//! later visit streams them in uncompressed.
+//!
+//! One graph at a time: starting a load lets the loaded graph go first, so the module's
+//! memory never holds two.
 
 use crate::form::{Form, FormError, drop_name};
-use pc_solver::{GraphError, PcGraph, Rules, RulesId};
-use serde::Serialize;
+use pc_solver::{GraphError, GraphReader, PcGraph, Rules, RulesId};
+use ruzstd::decoding::FrameDecoder;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::sync::Arc;
 
 thread_local! {
-    static BYTES: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static LOADING: RefCell<Option<Loading>> = const { RefCell::new(None) };
+    /// Where the page writes the next chunk.
+    static CHUNK: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// What the last push decompressed, for the page's cache.
+    static DECODED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static GRAPH: RefCell<Option<Arc<PcGraph>>> = const { RefCell::new(None) };
 }
 
-/// Makes the graph buffer `len` bytes long (zeros) and returns where it starts. Lets the
-/// loaded graph go first when the buffer is for a new one, so the two never share the
-/// memory.
-pub fn input(len: usize) -> *mut u8 {
-    GRAPH.with(|g| g.borrow_mut().take());
-    BYTES.with(|bytes| {
-        let mut bytes = bytes.borrow_mut();
-        *bytes = Vec::new();
-        bytes.resize(len, 0);
-        bytes.as_mut_ptr()
-    })
+/// How the bytes of a graph file come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Coding {
+    /// As the file is (the browser's cache keeps them so).
+    None,
+    /// One zstd frame (the site serves them so).
+    Zstd,
 }
 
-/// Puts a graph file's bytes in the buffer (what the page does through [`input`]).
-pub fn set_bytes(file: Vec<u8>) {
-    GRAPH.with(|g| g.borrow_mut().take());
-    BYTES.with(|bytes| *bytes.borrow_mut() = file);
+/// A load under way.
+struct Loading {
+    rules: Rules,
+    reader: GraphReader,
+    /// The decompressor, for zstd.
+    unpack: Option<Unpack>,
+    /// The first error met: the load is over, and [`finish`] answers it.
+    failed: Option<LoadError>,
 }
+
+/// A zstd frame decompressed as it arrives.
+struct Unpack {
+    decoder: FrameDecoder,
+    /// Compressed bytes not yet decompressed (less than a block, between pushes).
+    input: Vec<u8>,
+    /// Where decompressed bytes are drained to.
+    scratch: Vec<u8>,
+}
+
+/// The most bytes one zstd block takes, with its header: with this many bytes at hand the
+/// decompressor can always go on, and it needs a frame's header whole to start.
+const BLOCK: usize = (128 << 10) + 64;
 
 /// What was loaded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -48,8 +75,8 @@ pub struct Loaded {
     pub layers: Vec<u64>,
     /// The start field, as rows.
     pub start: String,
-    /// Bytes of the file read.
-    pub bytes: usize,
+    /// Bytes of the file read (decompressed).
+    pub bytes: u64,
 }
 
 /// Why a graph was not loaded.
@@ -58,40 +85,175 @@ pub enum LoadError {
     /// Unknown kicks or drop mode.
     #[error(transparent)]
     Rules(#[from] FormError),
-    /// The buffer is empty.
-    #[error("graph: no bytes were given")]
-    Empty,
+    /// No load was started, or it was finished already.
+    #[error("graph: no load was started")]
+    NotStarted,
+    /// The compressed bytes are not a zstd frame, or are damaged, or end early.
+    #[error("graph: the download does not decompress ({0})")]
+    Unpack(String),
     /// The file fails the graph's checks (never used then).
     #[error("graph: {0}")]
     Graph(#[from] GraphError),
 }
 
-/// Reads the graph in the buffer for the rules of `kicks` and `drop`, and keeps it for
-/// the solves with those rules. The buffer is emptied either way; a file that fails its
-/// checks (magic, version, rules, hashes, structure) is an error and nothing is kept.
-pub fn load(kicks: &str, drop: &str) -> Result<Loaded, LoadError> {
+/// Starts reading a graph file of `length` bytes (decompressed) built for the rules of
+/// `kicks` and `drop`, its bytes coming as `coding` says. Lets the loaded graph, and any
+/// load under way, go first.
+pub fn begin(kicks: &str, drop: &str, length: u64, coding: Coding) -> Result<(), LoadError> {
+    unload();
     let rules = Form {
         kicks: kicks.to_string(),
         drop: drop.to_string(),
         ..Form::default()
     }
     .rules()?;
-    GRAPH.with(|g| g.borrow_mut().take());
-    let bytes = BYTES.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    if bytes.is_empty() {
-        return Err(LoadError::Empty);
+    let unpack = (coding == Coding::Zstd).then(|| Unpack {
+        decoder: FrameDecoder::new(),
+        input: Vec::new(),
+        scratch: vec![0; 1 << 20],
+    });
+    let reader = PcGraph::reader(&rules, length);
+    LOADING.with(|l| {
+        *l.borrow_mut() = Some(Loading {
+            rules,
+            reader,
+            unpack,
+            failed: None,
+        })
+    });
+    Ok(())
+}
+
+/// Makes the chunk buffer `len` bytes long (zeros) and returns where it starts: the page
+/// writes the next chunk of the file there, then calls [`push`].
+pub fn chunk(len: usize) -> *mut u8 {
+    CHUNK.with(|chunk| {
+        let mut chunk = chunk.borrow_mut();
+        chunk.clear();
+        chunk.resize(len, 0);
+        chunk.as_mut_ptr()
+    })
+}
+
+/// Reads the chunk in the buffer (`last`: no more will come). Returns how many bytes it
+/// decompressed, which [`decoded`] holds until the next push (none for a file that comes
+/// uncompressed), or `None` when the load has failed: [`finish`] says why.
+pub fn push(last: bool) -> Option<usize> {
+    let bytes = CHUNK.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    DECODED.with(|d| d.borrow_mut().clear());
+    LOADING.with(|l| {
+        let mut l = l.borrow_mut();
+        let loading = l.as_mut()?;
+        if loading.failed.is_some() {
+            return None;
+        }
+        let read = match &mut loading.unpack {
+            None => loading
+                .reader
+                .push(&bytes)
+                .map(|()| 0)
+                .map_err(LoadError::from),
+            Some(unpack) => DECODED
+                .with(|d| unpack.take(&bytes, last, &mut loading.reader, &mut d.borrow_mut())),
+        };
+        match read {
+            Ok(n) => Some(n),
+            Err(e) => {
+                loading.failed = Some(e);
+                // The layers read so far are of no use any more.
+                loading.reader = PcGraph::reader(&loading.rules, 0);
+                None
+            }
+        }
+    })
+}
+
+/// Where the bytes the last [`push`] decompressed are.
+pub fn decoded() -> *const u8 {
+    DECODED.with(|d| d.borrow().as_ptr())
+}
+
+impl Unpack {
+    /// Decompresses what it can of the bytes so far into `reader`, and into `out` for the
+    /// page's cache; returns how many bytes it decompressed.
+    fn take(
+        &mut self,
+        bytes: &[u8],
+        last: bool,
+        reader: &mut GraphReader,
+        out: &mut Vec<u8>,
+    ) -> Result<usize, LoadError> {
+        let broken =
+            |e: ruzstd::decoding::errors::FrameDecoderError| LoadError::Unpack(e.to_string());
+        self.input.extend_from_slice(bytes);
+        let mut at = 0;
+        // Short of a whole block the decompressor may make no progress: wait for more,
+        // unless no more will come.
+        while (last && at < self.input.len()) || self.input.len() - at >= BLOCK {
+            let end = self.input.len().min(at + 4 * BLOCK);
+            let (read, written) = self
+                .decoder
+                .decode_from_to(&self.input[at..end], &mut self.scratch)
+                .map_err(broken)?;
+            at += read;
+            reader.push(&self.scratch[..written])?;
+            out.extend_from_slice(&self.scratch[..written]);
+            if read == 0 && written == 0 {
+                break;
+            }
+        }
+        self.input.drain(..at);
+        if last {
+            // What the decompressor holds back (the window it may still copy from) comes
+            // out once the frame is complete.
+            loop {
+                let (_, written) = self
+                    .decoder
+                    .decode_from_to(&[], &mut self.scratch)
+                    .map_err(broken)?;
+                if written == 0 {
+                    break;
+                }
+                reader.push(&self.scratch[..written])?;
+                out.extend_from_slice(&self.scratch[..written]);
+            }
+            if !self.decoder.is_finished() {
+                return Err(LoadError::Unpack("it ends early".into()));
+            }
+            if !self.input.is_empty() {
+                return Err(LoadError::Unpack("bytes after its end".into()));
+            }
+        }
+        Ok(out.len())
     }
-    let graph = PcGraph::from_bytes(&bytes, &rules)?;
-    let size = bytes.len();
-    std::mem::drop(bytes);
+}
+
+/// Ends the load: the graph, kept for the solves with its rules, or why there is none
+/// (the first error met; nothing is kept then).
+pub fn finish() -> Result<Loaded, LoadError> {
+    let loading = LOADING
+        .with(|l| l.borrow_mut().take())
+        .ok_or(LoadError::NotStarted)?;
+    CHUNK.with(|c| *c.borrow_mut() = Vec::new());
+    DECODED.with(|d| *d.borrow_mut() = Vec::new());
+    if let Some(error) = loading.failed {
+        return Err(error);
+    }
+    if let Some(unpack) = &loading.unpack
+        && (!unpack.decoder.is_finished() || !unpack.input.is_empty())
+    {
+        return Err(LoadError::Unpack("it ends early".into()));
+    }
+    let bytes = loading.reader.bytes_read();
+    let graph = loading.reader.finish()?;
     let start = graph.start();
     let loaded = Loaded {
-        kicks: rules.kicks.name().to_string(),
-        drop: drop_name(rules.drop).to_string(),
+        kicks: loading.rules.kicks.name().to_string(),
+        drop: drop_name(loading.rules.drop).to_string(),
         fields: graph.fields(),
         layers: graph.fields_per_layer(),
         start: crate::form::field_rows(start.board()),
-        bytes: size,
+        bytes,
     };
     GRAPH.with(|g| *g.borrow_mut() = Some(Arc::new(graph)));
     Ok(loaded)
@@ -103,8 +265,33 @@ pub fn for_rules(rules: &Rules) -> Option<Arc<PcGraph>> {
     GRAPH.with(|g| g.borrow().as_ref().filter(|g| g.rules_id() == id).cloned())
 }
 
-/// Lets the loaded graph go.
+/// Lets the loaded graph, and any load under way, go.
 pub fn unload() {
     GRAPH.with(|g| g.borrow_mut().take());
-    BYTES.with(|b| *b.borrow_mut() = Vec::new());
+    LOADING.with(|l| l.borrow_mut().take());
+    CHUNK.with(|c| *c.borrow_mut() = Vec::new());
+    DECODED.with(|d| *d.borrow_mut() = Vec::new());
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// What the page does after [`chunk`]: writes the chunk where the module said.
+    pub(crate) fn write_chunk(at: *mut u8, bytes: &[u8]) {
+        CHUNK.with(|c| {
+            let mut c = c.borrow_mut();
+            assert_eq!(c.as_mut_ptr(), at);
+            c.copy_from_slice(bytes);
+        });
+    }
+
+    /// What the page reads after a [`push`]: the `len` bytes at [`decoded`].
+    pub(crate) fn decoded(at: *const u8, len: usize) -> Vec<u8> {
+        DECODED.with(|d| {
+            let d = d.borrow();
+            assert_eq!((d.as_ptr(), d.len()), (at, len));
+            d.clone()
+        })
+    }
 }

@@ -8,13 +8,14 @@
 // A solve cannot be interrupted inside the module: the page cancels by terminating this
 // worker and starting another (which loads the graph again, from the browser's cache).
 //
-// The graph: the page names a file of graphs/index.json ({file, kicks, drop, bytes, raw,
-// sha256}). Downloaded, it is decompressed as it streams (DecompressionStream('gzip'))
-// straight into the module's graph buffer (pc_graph_input(raw)), and the decompressed bytes
-// go to the Cache API at the same time; a later visit reads them from there (no
-// decompression: it took a second of the three a load from the cache took). Then the
-// module checks and reads them ({op: 'graph'}). A file that fails the checks is deleted
-// from the cache and downloaded once more; failing again, it is reported and never used.
+// The graph: the page names a file of graphs/index.json ({file, kicks, drop, coding, bytes,
+// raw, sha256}). The site serves it zstd-compressed (coding 'zstd'); the module reads it as
+// it streams in, chunk by chunk, decompressing it as it goes ({op: 'graph_begin'},
+// pc_graph_chunk, pc_graph_push), so the file is never whole in memory beside the graph.
+// The module hands back the decompressed bytes, which go to the Cache API at the same time;
+// a later visit streams them from there (no decompression). Then the module finishes the
+// graph ({op: 'graph'}). A file that fails the checks is deleted from the cache and
+// downloaded once more; failing again, it is reported and never used.
 import { Pc } from './pc.js';
 
 const CACHE = 'pc-graphs';
@@ -82,47 +83,47 @@ async function loadGraph(pc, { id, graph, base }) {
   }
   let cached = await cache.match(stored);
   const attempts = [];
+  if (graph.coding !== 'zstd') throw new Error(`graph: ${graph.file}: coding ${graph.coding}, not zstd`);
   for (let attempt = 0; attempt < 2; attempt++) {
     const fromCache = !!cached;
+    const timing = { fromCache, downloadMs: 0, decodeMs: 0 };
     let storing = null;
+    let toCache = null;
     let body;
+    let counted = () => 0;
     if (cached) {
       body = cached.body;
     } else {
       progress(id, 'download', 0, graph.bytes);
       const response = await fetch(key, { cache: 'no-store' });
       if (!response.ok) throw new Error(`graph: ${graph.file}: HTTP ${response.status}`);
-      let compressed = 0;
-      const [toModule, toCache] = response.body
-        .pipeThrough(new TransformStream({
-          transform(chunk, controller) {
-            compressed += chunk.byteLength;
-            controller.enqueue(chunk);
-          },
-        }))
-        .pipeThrough(new DecompressionStream('gzip'))
-        .tee();
-      body = toModule;
-      body.compressed = () => compressed;
-      storing = cache.put(stored, new Response(toCache, { headers: { 'content-type': 'application/octet-stream' } }))
+      body = response.body;
+      // What the module decompresses, as it does, for the cache.
+      const stream = new ReadableStream({ start(controller) { toCache = controller; } });
+      storing = cache.put(stored, new Response(stream, { headers: { 'content-type': 'application/octet-stream' } }))
         .catch((err) => err);
     }
-    const timing = { fromCache, downloadMs: 0, decodeMs: 0 };
     try {
       const t0 = performance.now();
-      await copyInto(pc, body, graph, fromCache ? 'cache' : 'download', id);
+      const begun = pc.call({
+        op: 'graph_begin', kicks: graph.kicks, drop: graph.drop, bytes: graph.raw,
+        coding: fromCache ? 'none' : 'zstd',
+      });
+      if (!begun.ok) throw new Error(begun.error);
+      await streamInto(pc, body, graph, fromCache ? 'cache' : 'download', id, toCache);
       timing.downloadMs = performance.now() - t0;
-      const put = await storing;
-      if (put instanceof Error) timing.cacheError = put.message;
-      progress(id, 'check', graph.raw, graph.raw);
       const t1 = performance.now();
-      const answer = pc.call({ op: 'graph', kicks: graph.kicks, drop: graph.drop });
+      const answer = pc.call({ op: 'graph' });
       timing.decodeMs = performance.now() - t1;
       if (pc.broken) throw new Error(answer.error ?? 'graph: the module stopped');
       if (!answer.ok) throw new Error(answer.error);
+      toCache?.close();
+      const put = await storing;
+      if (put instanceof Error) timing.cacheError = put.message;
       return { info: answer, ...timing, attempts };
     } catch (err) {
       // Never trusted: out of the cache, and once more from the site.
+      try { toCache?.error(err); } catch (_) { /* already closed */ }
       await storing;
       await cache.delete(stored);
       attempts.push({ fromCache, error: err.message });
@@ -135,39 +136,45 @@ async function loadGraph(pc, { id, graph, base }) {
 }
 
 /**
- * Copies a stream of the graph's bytes into the module's graph buffer; the progress counts
- * the bytes downloaded (compressed) or read from the cache.
+ * Hands a stream of the graph's bytes to the module chunk by chunk, and what it decompresses
+ * to `toCache` (when downloading); the progress counts the bytes downloaded (compressed) or
+ * read from the cache. A chunk the module refuses ends the stream: {op: 'graph'} says why.
  */
-async function copyInto(pc, body, graph, stage, id) {
+async function streamInto(pc, body, graph, stage, id, toCache) {
   const reader = body.getReader();
-  const ptr = pc.exports.pc_graph_input(graph.raw) >>> 0;
-  let written = 0;
+  const total = stage === 'download' ? graph.bytes : graph.raw;
+  let read = 0;
   let lastReport = 0;
-  const [done, total] = stage === 'download' ? [() => body.compressed(), graph.bytes] : [() => written, graph.raw];
+  const push = (chunk, last) => {
+    const e = pc.exports;
+    const ptr = e.pc_graph_chunk(chunk.byteLength) >>> 0;
+    // The memory may have grown since the last call: take the buffer afresh each time.
+    new Uint8Array(e.memory.buffer, ptr, chunk.byteLength).set(chunk);
+    const decoded = e.pc_graph_push(last ? 1 : 0) >>> 0;
+    if (decoded === 0xffffffff) return false;
+    if (decoded > 0 && toCache) {
+      toCache.enqueue(new Uint8Array(e.memory.buffer, e.pc_graph_decoded() >>> 0, decoded).slice());
+    }
+    return true;
+  };
   try {
     for (;;) {
-      const { done: end, value } = await reader.read();
-      if (end) break;
-      if (written + value.byteLength > graph.raw) {
-        throw new Error(`graph: ${graph.file} inflates to more than the ${graph.raw} bytes graphs/index.json gives`);
+      const { done, value } = await reader.read();
+      if (done) break;
+      read += value.byteLength;
+      if (!push(value, false)) {
+        reader.cancel().catch(() => {});
+        return;
       }
-      // The memory may have grown since the last chunk (a solve in between): take the
-      // buffer afresh each time.
-      new Uint8Array(pc.exports.memory.buffer, ptr + written, value.byteLength).set(value);
-      written += value.byteLength;
       const now = performance.now();
       if (now - lastReport > 100) {
         lastReport = now;
-        progress(id, stage, done(), total);
+        progress(id, stage, read, total);
       }
     }
   } catch (err) {
-    pc.exports.pc_graph_input(0);
-    throw err.message?.startsWith('graph:') ? err : new Error(`graph: ${graph.file} does not decompress (${err.message})`);
+    throw new Error(`graph: ${graph.file}: the download stopped (${err.message})`);
   }
-  if (written !== graph.raw) {
-    pc.exports.pc_graph_input(0);
-    throw new Error(`graph: ${graph.file} has ${written} bytes, not the ${graph.raw} graphs/index.json gives`);
-  }
+  push(new Uint8Array(0), true);
   progress(id, stage, total, total);
 }

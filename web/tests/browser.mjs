@@ -273,15 +273,15 @@ await check('the page fetches the graph, caches it, answers from it as without i
   const field = args['graph-field'];
   const rows = encodeURIComponent(field).replaceAll('%2F', '/');
   const query = `field=${rows}&hold=I&queue=OTSZLJ&bag=I&kicks=srs`;
-  const gz = '/graphs/srs-softdrop.pcgraph.gz';
-  const before = requests(gz);
+  const served = '/graphs/srs-softdrop.pcgraph.zst';
+  const before = requests(served);
   const context = await browser.createBrowserContext();
   let page = await context.newPage();
   page = await open(browser, base, query, { page });
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
   let state = await waitState(page, ['done', 'error']);
   assertEqual(state, 'done', 'solved');
-  assertEqual(requests(gz) - before, 1, 'downloads of the graph');
+  assertEqual(requests(served) - before, 1, 'downloads of the graph');
   assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine');
   const form = { field, clear_line: 4, hold: 'I', queue: 'OTSZLJ', bag: 'I', kicks: 'srs' };
   const withoutGraph = native(args.recommend, form);
@@ -296,14 +296,14 @@ await check('the page fetches the graph, caches it, answers from it as without i
   assertEqual(await page.$eval('#graph-status', (n) => n.dataset.fromCache), 'true', 'from the cache');
   state = await waitState(page, ['done', 'error']);
   assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine after a reload');
-  assertEqual(requests(gz) - before, 1, 'downloads after a reload');
+  assertEqual(requests(served) - before, 1, 'downloads after a reload');
   assertEqual(page.problems, [], 'console');
   await page.close();
   await context.close();
 
   // The damaged site (damaged/: the same page, its graph with one byte changed): refused
   // with a message, dropped from the cache and fetched once more, then answered without it.
-  const bad = '/damaged/graphs/srs-softdrop.pcgraph.gz';
+  const bad = '/damaged/graphs/srs-softdrop.pcgraph.zst';
   const badBefore = requests(bad);
   const context2 = await browser.createBrowserContext();
   page = await context2.newPage();

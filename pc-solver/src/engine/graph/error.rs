@@ -97,6 +97,28 @@ impl GraphError {
         }
     }
 
+    /// The same error once more, for a reader that answers every call after its first
+    /// error with it. The errors of a file's bytes are copied; the others, which a reader
+    /// of bytes never meets, say only that reading had stopped.
+    pub(crate) fn again(&self) -> GraphError {
+        match self {
+            GraphError::NotAGraph => GraphError::NotAGraph,
+            GraphError::Version { found, expected } => GraphError::Version {
+                found: *found,
+                expected: *expected,
+            },
+            GraphError::OtherRules { found, expected } => GraphError::OtherRules {
+                found: *found,
+                expected: *expected,
+            },
+            GraphError::Truncated => GraphError::Truncated,
+            GraphError::Checksum => GraphError::Checksum,
+            GraphError::TooLarge => GraphError::TooLarge,
+            GraphError::Malformed(what) => GraphError::Malformed(what),
+            _ => GraphError::Malformed("reading stopped at an earlier error"),
+        }
+    }
+
     /// This error, met reading the file at `path`: wrapped in [`GraphError::File`] unless
     /// it names its file already.
     pub(crate) fn in_file(self, path: &std::path::Path) -> GraphError {

@@ -30,6 +30,7 @@
 //! of a piece and an id within the largest table, every field with a move but the last
 //! layer's), so a damaged file is an error, never a wrong answer.
 
+use super::by_piece::{self, Layout};
 use super::error::GraphError;
 use super::key::{is_valid, pieces_needed};
 use super::layer::Layer;
@@ -41,49 +42,69 @@ use pc_srs::Piece;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The first bytes of a graph file.
-const MAGIC: &[u8; 8] = b"PCGRAPH\0";
+/// The first bytes of a graph file whose moves are laid out plainly.
+pub(super) const MAGIC: &[u8; 8] = b"PCGRAPH\0";
+
+/// The first bytes of a graph file whose moves are laid out by piece
+/// ([`Layout::ByPiece`]): the same header and sections otherwise.
+pub(super) const MAGIC_BY_PIECE: &[u8; 8] = b"PCGRAPHP";
+
+/// The layout a file's magic names, if it is a graph's.
+fn layout_of(magic: &[u8]) -> Option<Layout> {
+    match magic {
+        m if m == MAGIC => Some(Layout::Plain),
+        m if m == MAGIC_BY_PIECE => Some(Layout::ByPiece),
+        _ => None,
+    }
+}
+
+/// Whether `bytes` begin as a graph file of either layout does (for telling a file cut
+/// short from one that is not a graph).
+pub(super) fn starts_as_graph(bytes: &[u8]) -> bool {
+    [MAGIC, MAGIC_BY_PIECE]
+        .iter()
+        .any(|m| bytes.len() >= m.len() && bytes[..m.len()] == m[..])
+}
 
 /// The version of the format written; files of another version are not read.
 pub const FORMAT_VERSION: u32 = 3;
 
 /// Bytes of the header before the layers' table.
-const FIXED: usize = 8 + 4 + 8 + 8 + 4;
+pub(super) const FIXED: usize = 8 + 4 + 8 + 8 + 4;
 
 /// Bytes of a layer's entry in the header's table.
-const ENTRY: usize = 5 * 8;
+pub(super) const ENTRY: usize = 5 * 8;
 
 /// The most layers a graph has (a start of at most four rows needs at most ten pieces).
-const MAX_LAYERS: usize = 11;
+pub(super) const MAX_LAYERS: usize = 11;
 
 /// What the header says of a layer.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    fields: usize,
-    edges: usize,
+pub(super) struct Entry {
+    pub(super) fields: usize,
+    pub(super) edges: usize,
     /// Bytes of its keys.
-    keys: usize,
+    pub(super) keys: usize,
     /// The hash of its keys and counts.
     shape_hash: u64,
     moves_hash: u64,
-    /// Where its keys start in the file (its counts, then its moves follow).
+    /// Where its keys start in the file (its numbers of moves and its moves follow).
     at: usize,
+    /// Bytes of its numbers of moves and moves, in the file's layout (its body).
+    pub(super) body: usize,
 }
 
 impl Entry {
-    /// Bytes of its keys and counts.
-    fn shape(&self) -> usize {
-        self.keys + self.fields
-    }
-
     /// Bytes of all its sections.
     fn size(&self) -> usize {
-        self.shape() + 2 * self.edges
+        self.keys + self.body
     }
 }
 
-/// The bytes of a graph in the file format.
-pub(crate) fn encode(graph: &PcGraph) -> Vec<u8> {
+/// The bytes of a graph in the file format, its moves laid out as `layout` says. The
+/// header's hashes are the same in both layouts: the moves' hash is that of the plain
+/// layout's bytes, which a reader of either layout puts back together.
+pub(crate) fn encode(graph: &PcGraph, layout: Layout) -> Vec<u8> {
     let shapes: Vec<(Vec<u8>, usize)> = graph.layers.iter().map(write_shape).collect();
     let moves: Vec<Vec<u8>> = graph
         .layers
@@ -91,7 +112,10 @@ pub(crate) fn encode(graph: &PcGraph) -> Vec<u8> {
         .map(|layer| layer.edges.iter().flat_map(|e| e.to_le_bytes()).collect())
         .collect();
     let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(match layout {
+        Layout::Plain => MAGIC,
+        Layout::ByPiece => MAGIC_BY_PIECE,
+    });
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&graph.rules.value().to_le_bytes());
     out.extend_from_slice(&graph.start.to_le_bytes());
@@ -109,9 +133,17 @@ pub(crate) fn encode(graph: &PcGraph) -> Vec<u8> {
     }
     let header_hash = xxhash_rust::xxh3::xxh3_64(&out);
     out.extend_from_slice(&header_hash.to_le_bytes());
-    for ((shape, _), moves) in shapes.iter().zip(&moves) {
-        out.extend_from_slice(shape);
-        out.extend_from_slice(moves);
+    for (((shape, keys), moves), layer) in shapes.iter().zip(&moves).zip(&graph.layers) {
+        match layout {
+            Layout::Plain => {
+                out.extend_from_slice(shape);
+                out.extend_from_slice(moves);
+            }
+            Layout::ByPiece => {
+                out.extend_from_slice(&shape[..*keys]);
+                by_piece::write(layer, &mut out);
+            }
+        }
     }
     out
 }
@@ -132,8 +164,8 @@ fn write_shape(layer: &Layer) -> (Vec<u8>, usize) {
 
 /// Writes `graph` to `path` whole or not at all: to a temporary file in the same folder,
 /// renamed over `path` once written and synced.
-pub(crate) fn save(graph: &PcGraph, path: &Path) -> Result<(), GraphError> {
-    let bytes = encode(graph);
+pub(crate) fn save(graph: &PcGraph, path: &Path, layout: Layout) -> Result<(), GraphError> {
+    let bytes = encode(graph, layout);
     let io = |source| GraphError::Io {
         path: path.to_path_buf(),
         source,
@@ -186,26 +218,37 @@ fn load_unnamed(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
     }
     let mut fixed = [0u8; FIXED];
     read_at(&file, &mut fixed, 0).map_err(|e| short(e, io))?;
-    check_fixed(&fixed, rules)?;
+    let layout = check_fixed(&fixed, rules)?;
     let count = u32::from_le_bytes(fixed[FIXED - 4..].try_into().expect("4 bytes")) as usize;
     if count == 0 || count > MAX_LAYERS {
         return Err(GraphError::Malformed("the number of layers"));
     }
     let mut header = vec![0u8; FIXED + count * ENTRY + 8];
     read_at(&file, &mut header, 0).map_err(|e| short(e, io))?;
-    let (start, entries) = read_header(&header, length)?;
+    let (start, entries) = read_header(&header, length, layout)?;
     let order = largest_first(&entries);
     let parts = in_parallel(&order, |k| {
         let e = entries[k];
         let mut keys = vec![0u8; e.keys];
         read_at(&file, &mut keys, e.at as u64).map_err(|source| short(source, io))?;
-        // The counts and moves straight into their place.
-        let mut counts = vec![0u8; e.fields];
-        read_at(&file, &mut counts, (e.at + e.keys) as u64).map_err(|source| short(source, io))?;
-        let mut edges = vec![0u16; e.edges];
-        let at = (e.at + e.shape()) as u64;
-        read_at(&file, bytemuck::cast_slice_mut(&mut edges), at)
-            .map_err(|source| short(source, io))?;
+        let body = (e.at + e.keys) as u64;
+        let (counts, edges) = match layout {
+            Layout::Plain => {
+                // The counts and moves straight into their place.
+                let mut counts = vec![0u8; e.fields];
+                read_at(&file, &mut counts, body).map_err(|source| short(source, io))?;
+                let mut edges = vec![0u16; e.edges];
+                let at = body + e.fields as u64;
+                read_at(&file, bytemuck::cast_slice_mut(&mut edges), at)
+                    .map_err(|source| short(source, io))?;
+                (counts, edges)
+            }
+            Layout::ByPiece => {
+                let mut section = vec![0u8; e.body];
+                read_at(&file, &mut section, body).map_err(|source| short(source, io))?;
+                by_piece::read(&section, e.fields, e.edges)?
+            }
+        };
         read_layer(&keys, counts, edges, &e, pieces_needed(start) - k as u32)
     })?;
     finish(start, rules, parts, TABLE_LATER)
@@ -247,21 +290,19 @@ fn decode_with(bytes: &[u8], rules: RulesId, later: usize) -> Result<PcGraph, Gr
         .get(..FIXED)
         .and_then(|b| b.try_into().ok())
         .ok_or_else(|| {
-            if bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == MAGIC {
+            if starts_as_graph(bytes) {
                 GraphError::Truncated
             } else {
                 GraphError::NotAGraph
             }
         })?;
-    check_fixed(fixed, rules)?;
-    let (start, entries) = read_header(bytes, bytes.len() as u64)?;
+    let layout = check_fixed(fixed, rules)?;
+    let (start, entries) = read_header(bytes, bytes.len() as u64, layout)?;
     let order = largest_first(&entries);
     let parts = in_parallel(&order, |k| {
         let e = entries[k];
-        let (shape, moves) = bytes[e.at..e.at + e.size()].split_at(e.shape());
-        let (keys, counts) = shape.split_at(e.keys);
-        let mut edges = vec![0u16; e.edges];
-        bytemuck::cast_slice_mut::<u16, u8>(&mut edges).copy_from_slice(moves);
+        let (keys, body) = bytes[e.at..e.at + e.size()].split_at(e.keys);
+        let (counts, edges) = read_body(body, &e, layout)?;
         read_layer(
             keys,
             counts.to_vec(),
@@ -273,11 +314,27 @@ fn decode_with(bytes: &[u8], rules: RulesId, later: usize) -> Result<PcGraph, Gr
     finish(start, rules, parts, later)
 }
 
-/// Checks the magic, the version and the rules.
-fn check_fixed(fixed: &[u8; FIXED], rules: RulesId) -> Result<(), GraphError> {
-    if &fixed[..MAGIC.len()] != MAGIC {
-        return Err(GraphError::NotAGraph);
+/// A layer's numbers of moves and moves (little-endian, as the plain layout has them)
+/// from its body in the file's layout.
+pub(super) fn read_body(
+    body: &[u8],
+    entry: &Entry,
+    layout: Layout,
+) -> Result<(Vec<u8>, Vec<u16>), GraphError> {
+    match layout {
+        Layout::Plain => {
+            let (counts, moves) = body.split_at(entry.fields);
+            let mut edges = vec![0u16; entry.edges];
+            bytemuck::cast_slice_mut::<u16, u8>(&mut edges).copy_from_slice(moves);
+            Ok((counts.to_vec(), edges))
+        }
+        Layout::ByPiece => by_piece::read(body, entry.fields, entry.edges),
     }
+}
+
+/// Checks the magic, the version and the rules; the layout the magic names.
+pub(super) fn check_fixed(fixed: &[u8; FIXED], rules: RulesId) -> Result<Layout, GraphError> {
+    let layout = layout_of(&fixed[..MAGIC.len()]).ok_or(GraphError::NotAGraph)?;
     let mut reader = Reader {
         bytes: fixed,
         at: MAGIC.len(),
@@ -296,12 +353,16 @@ fn check_fixed(fixed: &[u8; FIXED], rules: RulesId) -> Result<(), GraphError> {
             expected: rules,
         });
     }
-    Ok(())
+    Ok(layout)
 }
 
 /// The start field and the layers' entries, from a header whose fixed part was checked,
-/// in a file of `length` bytes.
-fn read_header(bytes: &[u8], length: u64) -> Result<(u64, Vec<Entry>), GraphError> {
+/// in a file of `length` bytes laid out as `layout` says.
+pub(super) fn read_header(
+    bytes: &[u8],
+    length: u64,
+    layout: Layout,
+) -> Result<(u64, Vec<Entry>), GraphError> {
     let mut reader = Reader {
         bytes,
         at: MAGIC.len() + 4 + 8,
@@ -347,6 +408,8 @@ fn read_header(bytes: &[u8], length: u64) -> Result<(u64, Vec<Entry>), GraphErro
             shape_hash,
             moves_hash,
             at: at as usize,
+            body: usize::try_from(layout.body_bytes(fields, edges))
+                .map_err(|_| GraphError::Truncated)?,
         };
         entries.push(entry);
         at = at
@@ -371,7 +434,7 @@ fn largest_first(entries: &[Entry]) -> Vec<usize> {
 /// The graph of the decoded layers, checked to start where the header says: each layer's
 /// index made on whichever thread is free, the largest first, but the tables of layers of
 /// more than `later` fields, which a thread of their own makes after.
-fn finish(
+pub(super) fn finish(
     start: u64,
     rules: RulesId,
     parts: Vec<Parts>,
@@ -430,10 +493,10 @@ fn finish(
 /// Layers of more fields than this get their lookup table after the load returns, on
 /// another thread ([`Layer::table_later`]): the three largest of a full graph, whose
 /// tables take most of a load's time and which a full ranking does not use.
-const TABLE_LATER: usize = 1 << 20;
+pub(super) const TABLE_LATER: usize = 1 << 20;
 
 /// A layer's keys, counts and moves, decoded and checked, before its index is made.
-struct Parts {
+pub(super) struct Parts {
     keys: Vec<u64>,
     counts: Vec<u8>,
     edges: Vec<u16>,
@@ -443,7 +506,7 @@ struct Parts {
 /// checked against their hashes: every key a field that needs `pieces` pieces, ascending,
 /// every move of a piece and an id within the largest table, and every field with a move
 /// but in the last layer (`pieces = 0`).
-fn read_layer(
+pub(super) fn read_layer(
     keys: &[u8],
     counts: Vec<u8>,
     mut edges: Vec<u16>,
@@ -634,7 +697,13 @@ impl PcGraph {
     /// Writes the graph to `path`, whole or not at all (a temporary file beside it is
     /// renamed over it once complete).
     pub fn save(&self, path: &std::path::Path) -> Result<(), GraphError> {
-        save(self, path)
+        save(self, path, Layout::Plain)
+    }
+
+    /// Writes the graph to `path` as [`PcGraph::save`] does, its moves laid out for a
+    /// download ([`PcGraph::to_bytes_by_piece`]).
+    pub fn save_by_piece(&self, path: &std::path::Path) -> Result<(), GraphError> {
+        save(self, path, Layout::ByPiece)
     }
 
     /// Reads the graph of `rules` from the cache folder ([`PcGraph::cache_path`]), where
@@ -672,12 +741,35 @@ impl PcGraph {
 
     /// The bytes of the graph's file (see [`PcGraph::save`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        encode(self)
+        encode(self, Layout::Plain)
+    }
+
+    /// The bytes of the graph's file with its moves laid out for a download: for each
+    /// piece, every field's moves of that piece, instead of each field's moves together.
+    /// The same size, and it compresses to about two thirds of the plain layout's size
+    /// (the figures are in the crate's README), since one piece's placements repeat from
+    /// field to field. [`PcGraph::from_bytes`], [`PcGraph::load`] and [`PcGraph::reader`]
+    /// read either layout, with the same checks; the plain one loads faster (its moves are
+    /// read straight into place), so keep that one on disk.
+    ///
+    /// ```
+    /// use pc_solver::{PcField, PcGraph, Rules};
+    /// use std::ops::ControlFlow;
+    ///
+    /// let field = PcField::new("######..../######....".parse()?, 2)?;
+    /// let graph = PcGraph::build_from(&field, &Rules::default(), &mut |_| ControlFlow::Continue(()))?;
+    /// let bytes = graph.to_bytes_by_piece();
+    /// assert_ne!(bytes, graph.to_bytes());
+    /// assert_eq!(PcGraph::from_bytes(&bytes, &Rules::default())?, graph);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_bytes_by_piece(&self) -> Vec<u8> {
+        encode(self, Layout::ByPiece)
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::Rules;
     use proptest::prelude::*;
@@ -685,7 +777,7 @@ mod tests {
     use std::sync::OnceLock;
 
     /// The graph of 2-line PCs from the empty field, built once.
-    fn two_line() -> &'static (PcGraph, Vec<u8>) {
+    pub(crate) fn two_line() -> &'static (PcGraph, Vec<u8>) {
         static GRAPH: OnceLock<(PcGraph, Vec<u8>)> = OnceLock::new();
         GRAPH.get_or_init(|| {
             let field = crate::PcField::new(Default::default(), 2).unwrap();
@@ -696,18 +788,41 @@ mod tests {
                     &mut |_| ControlFlow::Continue(()),
                 )
                 .unwrap();
-            let bytes = encode(&graph);
+            let bytes = encode(&graph, Layout::Plain);
             (graph, bytes)
         })
     }
 
-    fn id() -> RulesId {
+    /// The same graph's file laid out by piece, made once.
+    pub(crate) fn two_line_by_piece() -> &'static Vec<u8> {
+        static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+        BYTES.get_or_init(|| encode(&two_line().0, Layout::ByPiece))
+    }
+
+    /// The file of the 2-line graph in either layout, and a copy with one byte changed
+    /// (`at` taken modulo its length).
+    pub(crate) fn two_line_damaged(
+        by_piece: bool,
+        at: usize,
+        change: u8,
+    ) -> (&'static [u8], Vec<u8>) {
+        let bytes = if by_piece {
+            two_line_by_piece()
+        } else {
+            &two_line().1
+        };
+        let mut damaged = bytes.clone();
+        damaged[at % bytes.len()] ^= change;
+        (bytes, damaged)
+    }
+
+    pub(crate) fn id() -> RulesId {
         RulesId::of(&Rules::default())
     }
 
     /// The bytes with every hash made right again after a change (when the header can
     /// still be read).
-    fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+    pub(crate) fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
         let Some(count) = bytes.get(FIXED - 4..FIXED) else {
             return bytes;
         };
@@ -723,12 +838,11 @@ mod tests {
                     as usize
             };
             let (fields, edges, keys) = (word(0), word(1), word(2));
-            let Some(shape) = keys.checked_add(fields) else {
-                return bytes;
-            };
-            let Some(end) = edges
-                .checked_mul(2)
-                .and_then(|m| m.checked_add(shape))
+            let layout = layout_of(&bytes[..8]).unwrap_or(Layout::Plain);
+            let body = layout.body_bytes(fields as u64, edges as u64);
+            let Some(end) = usize::try_from(body)
+                .ok()
+                .and_then(|b| b.checked_add(keys))
                 .and_then(|n| n.checked_add(at))
             else {
                 return bytes;
@@ -736,10 +850,25 @@ mod tests {
             if end > bytes.len() {
                 return bytes;
             }
-            let shape_hash = xxhash_rust::xxh3::xxh3_64(&bytes[at..at + shape]);
-            let moves_hash = xxhash_rust::xxh3::xxh3_64(&bytes[at + shape..end]);
-            bytes[entry + 24..entry + 32].copy_from_slice(&shape_hash.to_le_bytes());
-            bytes[entry + 32..entry + 40].copy_from_slice(&moves_hash.to_le_bytes());
+            // The hashes are those of the plain layout's sections: of the body put back
+            // together, when it can be.
+            let layer = Entry {
+                fields,
+                edges,
+                keys,
+                shape_hash: 0,
+                moves_hash: 0,
+                at,
+                body: end - at - keys,
+            };
+            if let Ok((counts, moves)) = read_body(&bytes[at + keys..end], &layer, layout) {
+                let mut shape = bytes[at..at + keys].to_vec();
+                shape.extend_from_slice(&counts);
+                let shape_hash = xxhash_rust::xxh3::xxh3_64(&shape);
+                let moves_hash = xxhash_rust::xxh3::xxh3_64(bytemuck::cast_slice(&moves));
+                bytes[entry + 24..entry + 32].copy_from_slice(&shape_hash.to_le_bytes());
+                bytes[entry + 32..entry + 40].copy_from_slice(&moves_hash.to_le_bytes());
+            }
             at = end;
         }
         let end = FIXED + count * ENTRY;
@@ -781,6 +910,42 @@ mod tests {
             graph.transitions()
         );
         assert_eq!(&decode(bytes, id()).unwrap(), graph);
+    }
+
+    #[test]
+    fn a_file_laid_out_by_piece_reads_back_as_the_same_graph() {
+        let (graph, plain) = two_line();
+        let bytes = two_line_by_piece();
+        assert_eq!(&bytes[..8], MAGIC_BY_PIECE);
+        // The same header but for the magic (and the header's own hash): the sections'
+        // hashes are those of the plain moves.
+        let header = FIXED + graph.layers.len() * ENTRY + 8;
+        assert_eq!(bytes[8..header - 8], plain[8..header - 8]);
+        // A count a field and piece and a byte a move, against a count a field and two
+        // bytes a move.
+        let (fields, moves) = (graph.fields() as usize, graph.transitions() as usize);
+        assert_eq!(
+            bytes.len() + fields + 2 * moves,
+            plain.len() + 7 * fields + moves
+        );
+        assert_eq!(&decode(bytes, id()).unwrap(), graph);
+        let path =
+            std::env::temp_dir().join(format!("pc-graph-by-piece-{}.bin", std::process::id()));
+        graph.save_by_piece(&path).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), *bytes);
+        assert_eq!(&PcGraph::load(&path, &Rules::default()).unwrap(), graph);
+        std::fs::remove_file(&path).unwrap();
+        // Counts of a piece's moves that do not add up: nothing put back together from
+        // them matches the hashes.
+        let first_count = header + write_shape(&graph.layers[0]).1;
+        for count in [0, 200, 255] {
+            let mut forged = bytes.clone();
+            forged[first_count] = count;
+            assert!(
+                matches!(decode(&forged, id()), Err(GraphError::Checksum)),
+                "{count}"
+            );
+        }
     }
 
     #[test]
@@ -908,11 +1073,13 @@ mod tests {
         /// Any damage is an error; damage the hashes were made to match never panics and
         /// never reads back as the same graph.
         #[test]
-        fn damaged_files_are_errors(at in 0usize..1 << 20, change in 1u8..=255) {
-            let (graph, bytes) = two_line();
-            let mut damaged = bytes.clone();
-            let at = at % damaged.len();
-            damaged[at] ^= change;
+        fn damaged_files_are_errors(
+            at in 0usize..1 << 20,
+            change in 1u8..=255,
+            by_piece: bool,
+        ) {
+            let graph = &two_line().0;
+            let (bytes, damaged) = two_line_damaged(by_piece, at, change);
             prop_assert!(decode(&damaged, id()).is_err());
             let forged = resealed(damaged);
             // Resealing undoes a change to a hash.

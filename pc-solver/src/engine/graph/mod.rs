@@ -78,6 +78,7 @@
 //! ([`PcGraph::file_name`]).
 
 mod build;
+mod by_piece;
 mod children;
 mod edge;
 mod error;
@@ -91,6 +92,7 @@ mod moves;
 mod parallel;
 mod pc_graph;
 mod radix;
+mod reader;
 pub(crate) mod search;
 mod starts;
 pub(crate) mod suffix;
@@ -102,3 +104,4 @@ pub use file::FORMAT_VERSION;
 pub use file::GRAPH_DIR_VARIABLE;
 pub(crate) use memo::GraphMemo;
 pub use pc_graph::PcGraph;
+pub use reader::GraphReader;
