@@ -3,7 +3,7 @@
 // Rust (web/src/) reads and checks every input; this file gathers them and draws answers.
 import { compileModule, Pc } from './pc.js';
 import {
-  $, el, PIECES, COLS, pieceIcon, buildBoard, cellOf, paintBoard, keysView, formatPercent, formatSeconds,
+  $, el, PIECES, COLS, pieceIcon, buildBoard, cellOf, paintBoard, keysView, formatPercent, formatSeconds, labelColumns,
 } from './ui.js';
 import { SolverClient } from './solver.js';
 import { solutionCards, SolutionStepper } from './solutions.js';
@@ -169,10 +169,11 @@ function drawAnswer() {
     el('td', {}, m.hold ? 'hold' : ''),
     el('td', { class: 'num fraction' }, m.chance.fraction),
     el('td', { class: 'num' }, el('span', { class: 'bar', style: `--p:${m.chance.percent}%` }), formatPercent(m.chance.percent)),
-    el('td', {}, keysView(m.keys)),
-    el('td', {}, m.carry ?? ''));
+    el('td', { class: 'keys-cell' }, keysView(m.keys)),
+    el('td', { class: 'carry' }, m.carry ?? ''));
     tbody.append(row);
   });
+  labelColumns($('moves'));
   drawLine();
   drawStale();
 }

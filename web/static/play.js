@@ -7,15 +7,21 @@
 // every position the game reaches, and shows it only for the position it answers.
 import {
   $, el, pieceIcon, buildBoard, paintBoard, keysView, formatPercent, formatSeconds, fraction, minus,
-  compare, fractionText, fractionPercent, sameCells, COLS,
+  compare, fractionText, fractionPercent, sameCells, COLS, labelColumns,
 } from './ui.js';
 import { actionOf, keyLabel, saveSettings, stepCap, stepsText } from './settings.js';
 import { solutionCards } from './solutions.js';
 
 const ROWS_SHOWN = 22; // the 20 rows of the field and the two pieces spawn in
+const SPAWN_ROWS = 4; // the top rows, where a piece spawns and turns (rows 19 to 22)
 const ORIENTATIONS = ['spawn', 'right', 'reverse', 'left'];
 const LOCK_DELAY = 500; // ms a piece rests before it locks, with gravity on
 const LOCK_RESETS = 15;
+// The field's gestures: a tap moves the finger less than this share of a column width and
+// lasts at most TAP_MS; a swipe up or down goes at least SWIPE_ROWS column widths.
+const TAP_SLOP = 0.5;
+const TAP_MS = 400;
+const SWIPE_ROWS = 1.5;
 const REVIEW_SOLUTIONS = 48; // the solutions a PC's row in the review lists, at most
 // The fills of the field a PC's row walks at most: from the empty field one queue builds
 // thousands of PCs among millions of fills, and the worker is wanted for the game.
@@ -340,13 +346,28 @@ export class Play {
     this.setGame(last.game, { restored: true });
   }
 
-  // --- keyboard -------------------------------------------------------------------------
+  // --- keys, the pad and the field's gestures ---------------------------------------------
 
   keydown(e) {
     const action = actionOf(this.settings, e.code);
     if (!action) return false;
     e.preventDefault();
-    if (e.repeat) return true;
+    if (!e.repeat) this.press(action);
+    return true;
+  }
+
+  keyup(e) {
+    const action = actionOf(this.settings, e.code);
+    if (!action) return false;
+    this.lift(action);
+    return true;
+  }
+
+  /**
+   * An action's key or button goes down (the keys, the pad, the field's taps and swipes):
+   * moves and soft drop repeat while it is held, until lift(action).
+   */
+  press(action) {
     const now = performance.now();
     switch (action) {
       case 'left':
@@ -377,15 +398,12 @@ export class Play {
     }
     this.render();
     this.loop();
-    return true;
   }
 
-  keyup(e) {
-    const action = actionOf(this.settings, e.code);
-    if (!action) return false;
+  /** An action's key or button goes up. */
+  lift(action) {
     this.held.delete(action);
     if (this.dir === action) this.dir = this.held.has('left') ? 'left' : this.held.has('right') ? 'right' : null;
-    return true;
   }
 
   /** Lets go of every key (the page lost the focus). */
@@ -554,6 +572,8 @@ export class Play {
     if (hint && !hint.first) overlays.push({ cells: hint.cells, piece: hint.piece, kind: 'hint' });
     if (active && this.settings.ghost) overlays.push({ cells: this.cells(this.dropRow()), piece: active.piece, kind: 'shadow' });
     const colours = this.game.colours ?? [];
+    const sizes = rowSizes(form.clear_line);
+    if (board.style.getPropertyValue('--row-sizes') !== sizes) board.style.setProperty('--row-sizes', sizes);
     paintBoard(board, ROWS_SHOWN, (x, y) => {
       if (activeCells.some(([ax, ay]) => ax === x && ay === y)) return active.piece;
       const row = rows[rows.length - 1 - y];
@@ -741,8 +761,9 @@ export class Play {
       el('td', { class: 'num' }, j ? fractionText(j.before) : '…'),
       el('td', { class: 'num' }, j ? fractionText(j.after) : '…'),
       el('td', { class: 'num lost-cell' }, j ? (lossy(j) ? `${fractionText(j.lost)} (${formatPercent(fractionPercent(j.lost))})` : j.lost ? '0' : '?') : '…'),
-      el('td', {}, j ? (lossy(j) ? j.best : '—') : ''),
-      el('td', {}, j && lossy(j) ? this.capsView(j.bestKeys) : ''))));
+      el('td', { class: 'best' }, j ? (lossy(j) ? j.best : '—') : ''),
+      el('td', { class: 'keys-cell' }, j && lossy(j) ? this.capsView(j.bestKeys) : ''))));
+    labelColumns($('review-table'));
     // The game as a fumen, one page per placement, each with its chances.
     const moves = rows.filter((r) => r.entry.kind === 'move');
     const comments = moves.map(({ entry, i, j }) => `${i + 1}. ${entry.piece}: ${j ? `${fractionText(j.before)} -> ${fractionText(j.after)}${lossy(j) ? ` (lost ${fractionText(j.lost)})` : ''}` : '?'}`);
@@ -870,24 +891,83 @@ export class Play {
     $('play-analyse').addEventListener('click', () => this.hooks.onAnalyse({ ...this.game.form, hold_used: false }));
     $('review-again').addEventListener('click', () => this.start && this.newGame(this.start.settings, this.start.form));
     $('review-fumen').addEventListener('focus', (e) => e.target.select());
-    // Buttons for touch screens, the same actions as the keys.
+    this.setupPad();
+    this.setupGestures();
+  }
+
+  /**
+   * Buttons for touch screens, the actions of the keys: an action as the finger (or the
+   * mouse) goes down, repeated while held as the key is; a click from the keyboard or
+   * assistive technology (detail 0) presses and lifts it.
+   */
+  setupPad() {
     const pad = {
-      'pad-left': () => this.shift(-1, 0),
-      'pad-right': () => this.shift(1, 0),
-      'pad-ccw': () => this.rotate(1),
-      'pad-cw': () => this.rotate(0),
-      'pad-180': () => this.rotate(2),
-      'pad-soft': () => { if (this.active && this.game.settings.drop !== 'harddrop') { this.active = this.dropRow(); this.moved(); } },
-      'pad-hard': () => this.hardDrop(),
-      'pad-hold': () => this.hold(),
+      'pad-left': 'left', 'pad-right': 'right', 'pad-ccw': 'ccw', 'pad-cw': 'cw', 'pad-180': 'r180',
+      'pad-soft': 'softDrop', 'pad-hard': 'hardDrop', 'pad-hold': 'hold',
     };
     for (const [id, action] of Object.entries(pad)) {
-      $(id).addEventListener('click', (e) => {
+      const button = $(id);
+      button.addEventListener('pointerdown', (e) => {
+        if (e.button !== 0) return;
         e.preventDefault();
-        action();
-        this.render();
+        button.setPointerCapture?.(e.pointerId);
+        this.press(action);
+      });
+      for (const type of ['pointerup', 'pointercancel', 'lostpointercapture']) button.addEventListener(type, () => this.lift(action));
+      button.addEventListener('click', (e) => {
+        e.preventDefault();
+        if (e.detail !== 0) return; // a pointer's: pressed on pointerdown
+        this.press(action);
+        this.lift(action);
       });
     }
+  }
+
+  /**
+   * Gestures on the field, for a finger or a pen (the mouse does nothing there): a tap
+   * turns the piece clockwise, a drag sideways moves it a column per column width the
+   * finger goes (back too), a swipe down hard-drops, a swipe up holds. The field has
+   * `touch-action: none`: the page does not scroll or zoom under the finger.
+   */
+  setupGestures() {
+    const board = $('play-board');
+    let g = null; // the gesture: {id, x0, y0, t0, pitch, axis, cols}
+    board.addEventListener('pointerdown', (e) => {
+      if (e.pointerType === 'mouse' || g) return;
+      e.preventDefault();
+      board.setPointerCapture?.(e.pointerId);
+      const [a, b] = board.cells;
+      const pitch = b.getBoundingClientRect().left - a.getBoundingClientRect().left;
+      g = { id: e.pointerId, x0: e.clientX, y0: e.clientY, t0: performance.now(), pitch, axis: null, cols: 0 };
+    });
+    board.addEventListener('pointermove', (e) => {
+      if (!g || e.pointerId !== g.id) return;
+      const dx = e.clientX - g.x0;
+      const dy = e.clientY - g.y0;
+      // The first movement past the slop decides: sideways moves, up or down swipes.
+      if (!g.axis && Math.hypot(dx, dy) >= TAP_SLOP * g.pitch) g.axis = Math.abs(dx) >= Math.abs(dy) ? 'x' : 'y';
+      if (g.axis !== 'x') return;
+      const cols = Math.trunc(dx / g.pitch);
+      while (g.cols !== cols) {
+        const step = Math.sign(cols - g.cols);
+        // Against a wall or a block the finger goes on alone: back, the piece follows at once.
+        this.shift(step, 0);
+        g.cols += step;
+      }
+      this.render();
+    });
+    const end = (e) => {
+      if (!g || e.pointerId !== g.id) return;
+      const dy = e.clientY - g.y0;
+      if (e.type === 'pointerup') {
+        if (!g.axis && performance.now() - g.t0 <= TAP_MS) this.press('cw');
+        else if (g.axis === 'y' && dy >= SWIPE_ROWS * g.pitch) this.press('hardDrop');
+        else if (g.axis === 'y' && dy <= -SWIPE_ROWS * g.pitch) this.press('hold');
+      }
+      g = null;
+    };
+    board.addEventListener('pointerup', end);
+    board.addEventListener('pointercancel', end);
   }
 
   /** What the page measured: a piece appearing to its answer. */
@@ -896,6 +976,17 @@ export class Play {
       turn: t.turn, ms: t.ms, solveMs: t.solveMs, engine: t.engine, first: t.first, partial: t.partial, memory: t.memory,
     }));
   }
+}
+
+/**
+ * The heights of the field's rows, top first, for the phone layout (style.css uses
+ * `--row-sizes` up to 560 px wide): the spawn rows and the rows up to two above the clear
+ * line (six at least) at full size, the empty rows between them squeezed.
+ */
+function rowSizes(clearLine) {
+  const full = Math.min(Math.max(clearLine + 2, 6), ROWS_SHOWN - SPAWN_ROWS);
+  const squeezed = ROWS_SHOWN - SPAWN_ROWS - full;
+  return `repeat(${SPAWN_ROWS}, var(--cell))${squeezed ? ` repeat(${squeezed}, var(--squeezed))` : ''} repeat(${full}, var(--cell))`;
 }
 
 /** Whether a judged entry lost chance. */

@@ -108,6 +108,20 @@ export function paintBoard(board, rows, fill, overlays = [], clearLine = undefin
 }
 
 /**
+ * Names a table's cells for its form as cards (style.css, up to 560 px wide: a row's cells
+ * flow onto lines, the header goes): each cell of a column whose header has
+ * `data-card-label` gets the header's text as `data-label`, shown before its value.
+ */
+export function labelColumns(table) {
+  const names = [...table.querySelectorAll('thead th')].map((th) => (th.hasAttribute('data-card-label') ? th.textContent : ''));
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.cells].forEach((td, i) => {
+      if (names[i]) td.dataset.label = names[i];
+    });
+  }
+}
+
+/**
  * Keys (the `recommend` example's notation) as key caps; `data-keys` holds them as text.
  * `cap(step)` gives a step's [glyph, title]: Play mode shows the player's own keys.
  */

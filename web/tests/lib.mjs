@@ -63,10 +63,15 @@ export async function launch() {
   return browser;
 }
 
-/** Opens the page (the query after '?', or none) and waits for the module. */
-export async function open(browser, base, query = '', { width = 1440, height = 960, page = null } = {}) {
+/**
+ * Opens the page (the query after '?', or none) and waits for the module; `touch`: a phone's
+ * touch screen (Chromium's touch emulation, the page's meta viewport).
+ */
+export async function open(browser, base, query = '', {
+  width = 1440, height = 960, touch = false, page = null,
+} = {}) {
   const p = page ?? await browser.newPage();
-  await p.setViewport({ width, height });
+  await p.setViewport({ width, height, hasTouch: touch, isMobile: touch });
   if (!p.problems) {
     const problems = [];
     p.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
@@ -143,6 +148,37 @@ export function nativePath(binary, rows, pattern, dir) {
     });
   }
   return pathCache.get(key);
+}
+
+/**
+ * What of a table cannot be read in its box without scrolling sideways: the box wider
+ * inside than out, a cell with text outside the box, cut off or with no size, and, where
+ * the header is not shown (the cards of a phone), a cell of a column whose header has
+ * `data-card-label` without that name before it. [] when all of it shows.
+ */
+export async function tableProblems(page, selector) {
+  return page.$eval(selector, (table) => {
+    const problems = [];
+    const box = table.closest('.table-wrap');
+    if (box.scrollWidth > box.clientWidth) problems.push(`${table.id}: ${box.scrollWidth} px wide in a box of ${box.clientWidth}`);
+    const b = box.getBoundingClientRect();
+    const headers = [...table.querySelectorAll('thead th')];
+    const named = table.tHead.offsetParent === null;
+    for (const row of table.querySelectorAll('tbody tr')) {
+      [...row.cells].forEach((td, i) => {
+        const text = td.textContent.trim();
+        if (!text) return;
+        const where = `${table.id} row ${row.rowIndex}, ${headers[i].textContent} "${text.slice(0, 24)}"`;
+        const r = td.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1) problems.push(`${where}: no size`);
+        else if (r.left < b.left - 1 || r.right > b.right + 1) problems.push(`${where}: ${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(b.left)}..${Math.round(b.right)}`);
+        else if (td.scrollWidth > td.clientWidth + 1) problems.push(`${where}: cut off`);
+        const label = getComputedStyle(td, '::before').content;
+        if (named && headers[i].hasAttribute('data-card-label') && label !== JSON.stringify(headers[i].textContent)) problems.push(`${where}: named ${label}`);
+      });
+    }
+    return problems;
+  });
 }
 
 export function nativeFraction(json) {

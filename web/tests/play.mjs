@@ -1,12 +1,14 @@
 // Play mode in headless Chromium: a scripted player that plays by keyboard events only,
 // following the page's hints, checked against the native `recommend` example at every
-// step; a worse move and its chance lost; undo; settings and a rebound key; the hint in
-// the player's own keys; one name for a move everywhere; the review brought into view;
-// a key taken from another action; New game and F2.
+// step; a player on a phone's touch screen (taps, swipes, the pad) following the hints,
+// with the field, the chance, the hint and the pad in the first screen; a worse move and
+// its chance lost; undo; settings and a rebound key; the hint in the player's own keys;
+// one name for a move everywhere; the review brought into view; a key taken from another
+// action; New game and F2.
 import { join } from 'node:path';
 import {
   alerts, assert, assertEqual, check, difference, figures, native, nativeFraction, nativePath, open, sleep, sortCells,
-  text,
+  tableProblems, text,
 } from './lib.mjs';
 
 // The position of the first PC that the checks start from (119/120 with O held).
@@ -127,6 +129,85 @@ async function followHint(page, recommend, log) {
   const after = await position(page);
   const pc = after.field.replaceAll('.', '').replaceAll('/', '') === '' && form.field.replaceAll('.', '').replaceAll('/', '') !== '';
   return { placed: true, pc };
+}
+
+// --- a phone -----------------------------------------------------------------------------------
+
+/**
+ * What of Play's first screen is not in the window, the page at its top: the field (whole:
+ * the spawn rows and the rows of the PC at full size, square cells, the rows between
+ * squeezed), #chance, #hint-keys and the pad's buttons (each at least 44 px square).
+ */
+async function firstScreenProblems(page) {
+  return page.evaluate(() => {
+    const problems = [];
+    if (window.scrollY !== 0) problems.push(`the page scrolled to ${window.scrollY} px`);
+    const inside = (name, node) => {
+      const r = node.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) {
+        problems.push(`${name}: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)} outside ${innerWidth}×${innerHeight}`);
+      }
+      return r;
+    };
+    const board = document.getElementById('play-board');
+    inside('#play-board', board);
+    inside('#chance', document.getElementById('chance'));
+    inside('#hint-keys', document.getElementById('hint-keys'));
+    for (const b of document.querySelectorAll('.pad button')) {
+      const r = inside(`#${b.id}`, b);
+      if (r.width < 44 || r.height < 44) problems.push(`#${b.id}: ${Math.round(r.width)}×${Math.round(r.height)}, under 44 px`);
+    }
+    const clear = JSON.parse(document.getElementById('play-panel').dataset.form).clear_line;
+    const size = (y) => board.querySelector(`.cell[data-x="0"][data-y="${y}"]`).getBoundingClientRect();
+    for (const y of [...Array(clear).keys(), 18, 19, 20, 21]) {
+      const r = size(y);
+      if (Math.abs(r.width - r.height) > 0.5) problems.push(`row ${y + 1}: cells ${r.width}×${r.height}`);
+    }
+    if (size(10).height > size(0).height / 2) problems.push(`row 11 is not squeezed: ${size(10).height} px high`);
+    return problems;
+  });
+}
+
+/** A finger on the field: from its middle, dx and dy column widths (0, 0: a tap). */
+async function swipe(page, dx, dy) {
+  const { x, y, pitch } = await page.$eval('#play-board', (board) => {
+    const r = board.getBoundingClientRect();
+    const [a, b] = board.querySelectorAll('.cell');
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2, pitch: b.getBoundingClientRect().left - a.getBoundingClientRect().left };
+  });
+  const touch = await page.touchscreen.touchStart(x, y);
+  const steps = dx || dy ? 3 : 0;
+  for (let i = 1; i <= steps; i++) await touch.move(x + (dx * pitch * i) / steps, y + (dy * pitch * i) / steps);
+  await touch.end();
+}
+
+/**
+ * A move's keys (the hint's: the recommend example's notation, `hold` first when it
+ * holds) played by touch: hold a swipe up, a run of L or R one drag sideways of that many
+ * columns, cw a tap on the field, hd a swipe down; ccw, 180, d the pad's buttons, sd the
+ * pad's soft drop held until the piece rests.
+ */
+async function touchKeys(page, keys) {
+  const steps = keys.split(' ').filter(Boolean);
+  for (let i = 0; i < steps.length; i++) {
+    const k = steps[i];
+    if (k === 'L' || k === 'R') {
+      let n = 1;
+      while (steps[i + 1] === k) [n, i] = [n + 1, i + 1];
+      await swipe(page, (k === 'L' ? -1 : 1) * (n + 0.5), 0);
+    } else if (k === 'hold') await swipe(page, 0, -3);
+    else if (k === 'cw') await swipe(page, 0, 0);
+    else if (k === 'hd') await swipe(page, 0, 3);
+    else if (k === 'ccw') await page.tap('#pad-ccw');
+    else if (k === '180') await page.tap('#pad-180');
+    else if (k === 'd') await page.tap('#pad-soft');
+    else if (k === 'sd') {
+      const r = await page.$eval('#pad-soft', (b) => b.getBoundingClientRect().toJSON());
+      const touch = await page.touchscreen.touchStart(r.x + r.width / 2, r.y + r.height / 2);
+      await page.waitForFunction(() => document.getElementById('play-board').dataset.resting === '1', { timeout: 5_000, polling: 10 });
+      await touch.end();
+    } else throw new Error(`no touch for ${k}`);
+  }
 }
 
 /** The state undo must bring back. */
@@ -461,6 +542,45 @@ export async function playChecks({
   await check('Play: a lost PC ends the game with a review brought into view (360 and 1280 px), worst first, and the game as a fumen', async () => {
     for (const [width, height] of [[360, 740], [1280, 800]]) await lostGame(browser, base, out, width, height, path);
   });
+
+  await check('Play on a phone (360×740, touch): the field, the chance, the hint and the pad in the first screen; taps, swipes and the pad play the hints to a PC', async () => {
+    const page = await open(browser, base, `play=1&seed=1&preview=6&${FIRST_PC}`, { width: 360, height: 740, touch: true });
+    await waitAnswer(page);
+    assertEqual(await firstScreenProblems(page), [], 'the first screen');
+    await page.screenshot({ path: join(out, 'play-phone-360.png') });
+    // A tap turns once (no click after it does anything), a drag moves a column per
+    // column width and back, a pad button moves once.
+    const piece = () => page.$eval('#play-board', (n) => n.dataset.piece);
+    assertEqual(await piece(), 'T spawn 4 20', 'the piece');
+    await swipe(page, 0, 0);
+    assertEqual(await piece(), 'T right 4 20', 'a tap');
+    await swipe(page, 2.5, 0);
+    assertEqual(await piece(), 'T right 6 20', 'a drag of two columns and a half');
+    await swipe(page, -1.5, 0);
+    assertEqual(await piece(), 'T right 5 20', 'a drag back');
+    await page.tap('#pad-ccw');
+    await page.tap('#pad-left');
+    assertEqual(await piece(), 'T spawn 4 20', 'the pad');
+    // The hints, by touch, to a PC: each lands on the hinted cells and is named as the
+    // hint named it; the page never scrolls.
+    for (let step = 0; step < 12 && Number(await text(page, '#pc-count')) < 1; step++) {
+      await waitAnswer(page);
+      const s = await shown(page);
+      const name = await hintName(page);
+      assert(s.hold !== 'first', 'a hint to hold first');
+      await touchKeys(page, `${s.hold === 'true' ? 'hold ' : ''}${s.keys}`);
+      const placed = JSON.parse(await page.$eval('#play-panel', (n) => n.dataset.lastCells));
+      assertEqual(sortCells(placed), sortCells(s.cells), `move ${step + 1} (${s.hold === 'true' ? 'hold ' : ''}${s.keys}) by touch`);
+      assertEqual(await text(page, '#last-what'), name, 'the last move named as the hint named it');
+      assertEqual(await page.evaluate(() => window.scrollY), 0, 'the page scrolled');
+    }
+    assertEqual(Number(await text(page, '#pc-count')), 1, 'a PC by touch');
+    await waitAnswer(page);
+    assertEqual(await firstScreenProblems(page), [], 'the first screen after the PC');
+    await page.screenshot({ path: join(out, 'play-phone-360-full.png'), fullPage: true });
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  });
 }
 
 /** A game that loses its PC, at this window size: the review, in view. */
@@ -513,6 +633,10 @@ async function lostGame(browser, base, out, width, height, path) {
   assert(expected.unique > 0, `native path ${JSON.stringify(expected)}`);
   assertEqual(await page.$eval('#review-pcs details', (n) => Number(n.dataset.unique)), expected.unique, 'solutions for this PC');
   assertEqual(await page.$$eval('#review-pcs .solution', (c) => c.length), Math.min(expected.unique, 48), 'their pictures');
+  // Every column of the review in its box (cards at 360 px).
+  assertEqual(await tableProblems(page, '#review-table'), [], `the review at ${width} px`);
+  await page.evaluate(() => document.getElementById('review-panel').scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: join(out, `play-review-table-${width}.png`) });
   await page.evaluate(() => document.getElementById('review-pcs').scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: join(out, `play-review-${width}.png`) });
   // Undo takes the losing move back.
