@@ -5,7 +5,9 @@
 //! a solver that answered it already (remembered), and four other starts asked of one
 //! solver; the first decision of a game (the hold slot empty) and a start with four
 //! previews whose next piece the bag forces; loading the graph file, until it returns and until the lookup tables it makes
-//! on another thread are made. Values are asserted before timing.
+//! on another thread are made; reading it laid out by piece (the page's download,
+//! decompressed) from chunks of 64 KiB with `PcGraph::reader`, until its tables are made.
+//! Values are asserted before timing.
 //!
 //! The graph of SRS with soft drop must be in the cache folder first (`$PC_GRAPH_DIR`, or
 //! the platform's): `cargo run --release --example graph -- build`. Without it the bench
@@ -72,6 +74,24 @@ fn bench_graph(c: &mut Criterion) {
     while !graph.is_indexed() {
         std::thread::sleep(Duration::from_millis(1));
     }
+    let by_piece = graph.to_bytes_by_piece();
+    group.bench_function(
+        "read the SRS graph by piece from 64 KiB chunks, until its tables are made",
+        |b| {
+            b.iter(|| {
+                let mut reader = PcGraph::reader(&rules, by_piece.len() as u64);
+                for chunk in by_piece.chunks(64 << 10) {
+                    reader.push(chunk).unwrap();
+                }
+                let read = reader.finish().unwrap();
+                while !read.is_indexed() {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                read.fields()
+            })
+        },
+    );
+    drop(by_piece);
     let solver = || {
         let options = SolverOptions {
             graph: Some(graph.clone()),

@@ -112,7 +112,9 @@ pub fn begin(kicks: &str, drop: &str, length: u64, coding: Coding) -> Result<(),
         input: Vec::new(),
         scratch: vec![0; 1 << 20],
     });
-    let reader = PcGraph::reader(&rules, length);
+    // The tables of the largest layers would take 80 of the page's megabytes and a second
+    // of its load, for lookups most of its solves never make (web/README.md).
+    let reader = PcGraph::reader(&rules, length).large_tables_when_needed();
     LOADING.with(|l| {
         *l.borrow_mut() = Some(Loading {
             rules,
@@ -183,40 +185,24 @@ impl Unpack {
         reader: &mut GraphReader,
         out: &mut Vec<u8>,
     ) -> Result<usize, LoadError> {
-        let broken =
-            |e: ruzstd::decoding::errors::FrameDecoderError| LoadError::Unpack(e.to_string());
         self.input.extend_from_slice(bytes);
         let mut at = 0;
         // Short of a whole block the decompressor may make no progress: wait for more,
         // unless no more will come.
         while (last && at < self.input.len()) || self.input.len() - at >= BLOCK {
             let end = self.input.len().min(at + 4 * BLOCK);
-            let (read, written) = self
-                .decoder
-                .decode_from_to(&self.input[at..end], &mut self.scratch)
-                .map_err(broken)?;
+            let source = std::mem::take(&mut self.input);
+            let decoded = self.decode(&source[at..end], reader, out);
+            self.input = source;
+            let (read, written) = decoded?;
             at += read;
-            reader.push(&self.scratch[..written])?;
-            out.extend_from_slice(&self.scratch[..written]);
             if read == 0 && written == 0 {
                 break;
             }
         }
         self.input.drain(..at);
         if last {
-            // What the decompressor holds back (the window it may still copy from) comes
-            // out once the frame is complete.
-            loop {
-                let (_, written) = self
-                    .decoder
-                    .decode_from_to(&[], &mut self.scratch)
-                    .map_err(broken)?;
-                if written == 0 {
-                    break;
-                }
-                reader.push(&self.scratch[..written])?;
-                out.extend_from_slice(&self.scratch[..written]);
-            }
+            self.decode(&[], reader, out)?;
             if !self.decoder.is_finished() {
                 return Err(LoadError::Unpack("it ends early".into()));
             }
@@ -225,6 +211,36 @@ impl Unpack {
             }
         }
         Ok(out.len())
+    }
+
+    /// Decompresses the blocks whole in `source`, then takes out every byte the
+    /// decompressor can give (all but the window it may still copy from, until the frame
+    /// ends), so that it never holds more than a window and those blocks. Returns the
+    /// bytes of `source` read and the bytes given.
+    fn decode(
+        &mut self,
+        source: &[u8],
+        reader: &mut GraphReader,
+        out: &mut Vec<u8>,
+    ) -> Result<(usize, usize), LoadError> {
+        let broken =
+            |e: ruzstd::decoding::errors::FrameDecoderError| LoadError::Unpack(e.to_string());
+        let (read, mut written) = self
+            .decoder
+            .decode_from_to(source, &mut self.scratch)
+            .map_err(broken)?;
+        let mut given = 0;
+        while written > 0 {
+            reader.push(&self.scratch[..written])?;
+            out.extend_from_slice(&self.scratch[..written]);
+            given += written;
+            written = self
+                .decoder
+                .decode_from_to(&[], &mut self.scratch)
+                .map_err(broken)?
+                .1;
+        }
+        Ok((read, given))
     }
 }
 

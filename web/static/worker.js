@@ -98,9 +98,11 @@ async function loadGraph(pc, { id, graph, base }) {
       const response = await fetch(key, { cache: 'no-store' });
       if (!response.ok) throw new Error(`graph: ${graph.file}: HTTP ${response.status}`);
       body = response.body;
-      // What the module decompresses, as it does, for the cache.
-      const stream = new ReadableStream({ start(controller) { toCache = controller; } });
-      storing = cache.put(stored, new Response(stream, { headers: { 'content-type': 'application/octet-stream' } }))
+      // What the module decompresses, as it does, for the cache: at most 8 MiB waits for the
+      // cache to take it (the download waits beyond that), so the page never holds the file.
+      const { readable, writable } = new TransformStream({}, new ByteLengthQueuingStrategy({ highWaterMark: 8 << 20 }));
+      toCache = writable.getWriter();
+      storing = cache.put(stored, new Response(readable, { headers: { 'content-type': 'application/octet-stream' } }))
         .catch((err) => err);
     }
     try {
@@ -117,13 +119,14 @@ async function loadGraph(pc, { id, graph, base }) {
       timing.decodeMs = performance.now() - t1;
       if (pc.broken) throw new Error(answer.error ?? 'graph: the module stopped');
       if (!answer.ok) throw new Error(answer.error);
-      toCache?.close();
+      // A cache that failed costs the next visit a download, not this one its graph.
+      await toCache?.close().catch(() => {});
       const put = await storing;
       if (put instanceof Error) timing.cacheError = put.message;
       return { info: answer, ...timing, attempts };
     } catch (err) {
       // Never trusted: out of the cache, and once more from the site.
-      try { toCache?.error(err); } catch (_) { /* already closed */ }
+      await toCache?.abort(err).catch(() => {});
       await storing;
       await cache.delete(stored);
       attempts.push({ fromCache, error: err.message });
@@ -137,15 +140,15 @@ async function loadGraph(pc, { id, graph, base }) {
 
 /**
  * Hands a stream of the graph's bytes to the module chunk by chunk, and what it decompresses
- * to `toCache` (when downloading); the progress counts the bytes downloaded (compressed) or
- * read from the cache. A chunk the module refuses ends the stream: {op: 'graph'} says why.
+ * to `toCache` (a stream writer, when downloading); the progress counts the bytes downloaded
+ * (compressed) or read from the cache. A chunk the module refuses ends the stream: {op: 'graph'} says why.
  */
 async function streamInto(pc, body, graph, stage, id, toCache) {
   const reader = body.getReader();
   const total = stage === 'download' ? graph.bytes : graph.raw;
   let read = 0;
   let lastReport = 0;
-  const push = (chunk, last) => {
+  const push = async (chunk, last) => {
     const e = pc.exports;
     const ptr = e.pc_graph_chunk(chunk.byteLength) >>> 0;
     // The memory may have grown since the last call: take the buffer afresh each time.
@@ -153,7 +156,9 @@ async function streamInto(pc, body, graph, stage, id, toCache) {
     const decoded = e.pc_graph_push(last ? 1 : 0) >>> 0;
     if (decoded === 0xffffffff) return false;
     if (decoded > 0 && toCache) {
-      toCache.enqueue(new Uint8Array(e.memory.buffer, e.pc_graph_decoded() >>> 0, decoded).slice());
+      // A cache that fails (full) never stops the load.
+      await toCache.ready.catch(() => {});
+      toCache.write(new Uint8Array(e.memory.buffer, e.pc_graph_decoded() >>> 0, decoded).slice()).catch(() => {});
     }
     return true;
   };
@@ -162,7 +167,7 @@ async function streamInto(pc, body, graph, stage, id, toCache) {
       const { done, value } = await reader.read();
       if (done) break;
       read += value.byteLength;
-      if (!push(value, false)) {
+      if (!(await push(value, false))) {
         reader.cancel().catch(() => {});
         return;
       }
@@ -175,6 +180,6 @@ async function streamInto(pc, body, graph, stage, id, toCache) {
   } catch (err) {
     throw new Error(`graph: ${graph.file}: the download stopped (${err.message})`);
   }
-  push(new Uint8Array(0), true);
+  await push(new Uint8Array(0), true);
   progress(id, stage, total, total);
 }

@@ -3,9 +3,14 @@
 //
 //   node tests/timing.mjs --url http://127.0.0.1:PORT/ --out DIR [--runs 5] [--games N]
 //        [--play-decisions N] [--no-play] [--start LINK [--start-chance N/D]]
+//        [--throttle MBIT]
 //
+// 0. A first visit with the network throttled to --throttle Mbit/s (50; 0: none), in a
+//    context of its own: the time from the request to the first exact answer (I held,
+//    JLOSTZ: 419/420), and the renderer's largest resident memory while it loads.
 // 1. A first visit (fresh profile): the graph downloaded, checked and read; the first
-//    decision of a PC, I held and JLOSTZ (419/420), answered from it.
+//    decision of a PC, I held and JLOSTZ (419/420), answered from it; the renderer's
+//    largest resident memory while it loads.
 // 2. --runs reloads: the graph read from the browser's cache (decode included) and the same
 //    decision; medians.
 // 3. The first decision of a game in Play mode, the hold slot empty (the empty field,
@@ -51,6 +56,37 @@ function resident(profile) {
     }
   }
   return kinds;
+}
+
+/** Samples the renderer's resident memory every 50 ms until `stop()`, which returns the largest. */
+function peakRenderer(profile) {
+  let peak = 0;
+  const timer = setInterval(() => { peak = Math.max(peak, resident(profile).renderer ?? 0); }, 50);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, resident(profile).renderer ?? 0);
+  };
+}
+
+/**
+ * A first visit in a context of its own, the network throttled to `mbit` Mbit/s (0: not):
+ * the time from the request to the first exact answer, and the renderer's peak memory.
+ */
+async function firstVisit(browser, mbit) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  if (mbit > 0) {
+    await page.emulateNetworkConditions({ download: (mbit * 1e6) / 8, upload: (mbit * 1e6) / 8, latency: 20 });
+  }
+  const stop = peakRenderer(browser.profile);
+  const started = performance.now();
+  await open(browser, base, LONG, { page });
+  const got = await graphVisit(page, true);
+  const firstAnswerMs = Math.round(performance.now() - started);
+  const peakRendererMiB = stop();
+  const after = resident(browser.profile);
+  await context.close();
+  return { throttleMbit: mbit, firstAnswerMs, peakRendererMiB, rendererAfterMiB: after.renderer, ...got };
 }
 
 async function graphVisit(page, fresh) {
@@ -165,8 +201,16 @@ async function playTimings(browser, graphOn, budget) {
 // --- run ------------------------------------------------------------------------------------------
 const browser = await launch();
 const figures = { runs: [] };
+const throttle = Number(args.throttle ?? 50);
+if (throttle > 0) {
+  figures.throttled_first_visit = await firstVisit(browser, throttle);
+  console.log('throttled first visit', JSON.stringify(figures.throttled_first_visit));
+}
+const stopPeak = peakRenderer(browser.profile);
 let page = await open(browser, base, LONG);
 figures.first_visit = await graphVisit(page, true);
+figures.first_visit.peakRendererMiB = stopPeak();
+figures.first_visit.resident = resident(browser.profile);
 console.log('first visit', JSON.stringify(figures.first_visit));
 for (let i = 0; i < runs; i++) {
   await page.reload({ waitUntil: 'load' });
@@ -205,6 +249,9 @@ if (!args['no-play']) {
 await browser.done();
 writeFileSync(join(args.out, 'timing.json'), `${JSON.stringify(figures, null, 2)}\n`);
 console.log(JSON.stringify({
+  throttled_first_answer_ms: figures.throttled_first_visit?.firstAnswerMs,
+  first_visit_peak_renderer_mib: figures.first_visit.peakRendererMiB,
+  renderer_after_reload_mib_max: Math.max(...figures.runs.map((r) => r.resident.renderer ?? 0)),
   cache_load_ms_median: figures.cache_load_ms_median,
   first_decision_ms_median: figures.first_decision_ms_median,
   worker_memory_mib_max: figures.worker_memory_mib_max,

@@ -10,7 +10,6 @@
 //! the sums. A reader puts the section back into the plain layout ([`read`]), which is
 //! checked against the plain file's hashes.
 
-use super::edge::edge;
 use super::error::GraphError;
 use super::layer::Layer;
 use pc_srs::Piece;
@@ -31,15 +30,21 @@ impl Layout {
     pub(crate) fn body_bytes(self, fields: u64, edges: u64) -> u64 {
         match self {
             Layout::Plain => fields + 2 * edges,
-            Layout::ByPiece => Piece::COUNT as u64 * fields + edges,
+            Layout::ByPiece => LENGTHS as u64 + Piece::COUNT as u64 * fields + edges,
         }
     }
 }
 
-/// Appends the layer's moves by piece: for each piece, each field's count of that piece's
-/// moves and their ids.
+/// Bytes before a layer's piece streams: each stream's length, a `u32` each.
+const LENGTHS: usize = 4 * Piece::COUNT;
+
+/// Appends the layer's moves by piece: each piece's stream's length, then the streams,
+/// each piece's in turn: every field's count of that piece's moves and their ids.
 pub(crate) fn write(layer: &Layer, out: &mut Vec<u8>) {
+    let lengths = out.len();
+    out.extend_from_slice(&[0; LENGTHS]);
     for piece in 0..Piece::COUNT {
+        let stream = out.len();
         for field in 0..layer.len() {
             let moves = &layer.edges[layer.starts.range(field)];
             let at = out.len();
@@ -52,55 +57,66 @@ pub(crate) fn write(layer: &Layer, out: &mut Vec<u8>) {
             );
             out[at] = (out.len() - at - 1) as u8;
         }
+        let length = (out.len() - stream) as u32;
+        out[lengths + 4 * piece..lengths + 4 * piece + 4].copy_from_slice(&length.to_le_bytes());
     }
 }
 
 /// A layer's numbers of moves and its moves (little-endian, as the plain file has them)
-/// from its section laid out by piece, of `fields` fields and `edges` moves. A section
-/// that does not add up (counts past its end or past 255 moves a field, bytes left over,
-/// another number of moves) is [`GraphError::Checksum`]: the hashes are those of the plain
-/// layout, which no such section can make, so it is damaged. Cost: two passes over the
-/// section, and a word per field beside it.
+/// from its section laid out by piece, of `fields` fields and `edges` moves, field by
+/// field, each piece's stream read from where the last field left it. A section that
+/// does not add up (streams of other lengths, counts past a stream's end or past 255 moves
+/// a field, another number of moves) is [`GraphError::Checksum`]: the hashes are those of
+/// the plain layout, which no such section can make, so it is damaged. Cost: one pass over
+/// the section.
 pub(crate) fn read(
     section: &[u8],
     fields: usize,
     edges: usize,
 ) -> Result<(Vec<u8>, Vec<u16>), GraphError> {
-    let damaged = GraphError::Checksum;
-    // The numbers of moves: the sums of the pieces' counts.
-    let mut counts = vec![0u8; fields];
+    let damaged = || GraphError::Checksum;
+    let (lengths, mut rest) = section.split_at_checked(LENGTHS).ok_or_else(damaged)?;
+    let mut streams: [&[u8]; Piece::COUNT] = [&[]; Piece::COUNT];
+    for (stream, length) in streams.iter_mut().zip(lengths.chunks_exact(4)) {
+        let length = u32::from_le_bytes(length.try_into().expect("four bytes")) as usize;
+        (*stream, rest) = rest.split_at_checked(length).ok_or_else(damaged)?;
+    }
+    if !rest.is_empty() {
+        return Err(damaged());
+    }
+    // Most fields have a few moves of a piece: eight ids are copied at once, whatever
+    // their number, over the places the next ones take (a loop of a field's own length
+    // mispredicts its end about once a field and piece, which took most of the time).
+    const AT_ONCE: usize = 8;
+    let mut counts = Vec::with_capacity(fields);
+    let mut out = vec![0u16; edges + AT_ONCE];
     let mut at = 0;
-    for _ in 0..Piece::COUNT {
-        for count in counts.iter_mut() {
-            let n = *section.get(at).ok_or(GraphError::Checksum)?;
-            *count = count.checked_add(n).ok_or(GraphError::Checksum)?;
-            at += 1 + usize::from(n);
-        }
-    }
-    let total: usize = counts.iter().map(|&c| usize::from(c)).sum();
-    if at != section.len() || total != edges {
-        return Err(damaged);
-    }
-    // Each field's next free place among the moves, then each id into it.
-    let mut next = Vec::with_capacity(fields);
-    let mut start = 0u32;
-    for &count in &counts {
-        next.push(start);
-        start += u32::from(count);
-    }
-    let mut out = vec![0u16; edges];
-    let mut at = 0;
-    for piece in Piece::ALL {
-        for place in next.iter_mut() {
-            let n = usize::from(section[at]);
-            let ids = &section[at + 1..at + 1 + n];
-            let to = *place as usize;
-            for (slot, &id) in out[to..to + n].iter_mut().zip(ids) {
-                *slot = edge(piece, id).to_le();
+    for _ in 0..fields {
+        let before = at;
+        for (piece, stream) in streams.iter_mut().enumerate() {
+            let (&n, after) = stream.split_first().ok_or_else(damaged)?;
+            let n = usize::from(n);
+            if n > after.len() || at + n > edges {
+                return Err(damaged());
             }
-            *place += n as u32;
-            at += 1 + n;
+            let high = (piece as u16) << 8;
+            if n <= AT_ONCE && after.len() >= AT_ONCE {
+                for (slot, &id) in out[at..at + AT_ONCE].iter_mut().zip(&after[..AT_ONCE]) {
+                    *slot = (high | u16::from(id)).to_le();
+                }
+            } else {
+                for (slot, &id) in out[at..at + n].iter_mut().zip(&after[..n]) {
+                    *slot = (high | u16::from(id)).to_le();
+                }
+            }
+            at += n;
+            *stream = &after[n..];
         }
+        counts.push(u8::try_from(at - before).map_err(|_| damaged())?);
     }
+    if at != edges || streams.iter().any(|s| !s.is_empty()) {
+        return Err(damaged());
+    }
+    out.truncate(edges);
     Ok((counts, out))
 }

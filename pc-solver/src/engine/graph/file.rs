@@ -251,7 +251,7 @@ fn load_unnamed(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
         };
         read_layer(&keys, counts, edges, &e, pieces_needed(start) - k as u32)
     })?;
-    finish(start, rules, parts, TABLE_LATER)
+    finish(start, rules, parts, TABLE_LATER, true)
 }
 
 /// Reads exactly `buffer.len()` bytes at `offset`.
@@ -281,11 +281,17 @@ fn short(error: std::io::Error, io: impl Fn(std::io::Error) -> GraphError) -> Gr
 
 /// The graph in `bytes` (the file format), built for `rules`.
 pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError> {
-    decode_with(bytes, rules, TABLE_LATER)
+    decode_with(bytes, rules, TABLE_LATER, true)
 }
 
-/// [`decode`], the tables of layers of more than `later` fields made on another thread.
-fn decode_with(bytes: &[u8], rules: RulesId, later: usize) -> Result<PcGraph, GraphError> {
+/// [`decode`], the tables of layers of more than `later` fields made on another thread (or,
+/// when not `large_tables`, by the first lookup that needs one).
+fn decode_with(
+    bytes: &[u8],
+    rules: RulesId,
+    later: usize,
+    large_tables: bool,
+) -> Result<PcGraph, GraphError> {
     let fixed: &[u8; FIXED] = bytes
         .get(..FIXED)
         .and_then(|b| b.try_into().ok())
@@ -311,7 +317,7 @@ fn decode_with(bytes: &[u8], rules: RulesId, later: usize) -> Result<PcGraph, Gr
             pieces_needed(start) - k as u32,
         )
     })?;
-    finish(start, rules, parts, later)
+    finish(start, rules, parts, later, large_tables)
 }
 
 /// A layer's numbers of moves and moves (little-endian, as the plain layout has them)
@@ -433,12 +439,14 @@ fn largest_first(entries: &[Entry]) -> Vec<usize> {
 
 /// The graph of the decoded layers, checked to start where the header says: each layer's
 /// index made on whichever thread is free, the largest first, but the tables of layers of
-/// more than `later` fields, which a thread of their own makes after.
+/// more than `later` fields, which a thread of their own makes after, or, when not
+/// `large_tables`, the first lookup that needs one.
 pub(super) fn finish(
     start: u64,
     rules: RulesId,
     parts: Vec<Parts>,
     later: usize,
+    large_tables: bool,
 ) -> Result<PcGraph, GraphError> {
     if parts[0].keys != [start] {
         return Err(GraphError::Malformed("the first layer"));
@@ -456,7 +464,13 @@ pub(super) fn finish(
             counts,
             edges,
         } = taken.expect("each layer is taken once");
-        Ok(if keys.len() > later && super::parallel::threads() > 1 {
+        Ok(if keys.len() <= later {
+            Layer::new(keys, counts, edges)
+        } else if !large_tables {
+            let mut layer = Layer::without_table(keys, counts, edges);
+            layer.table_when_needed();
+            layer
+        } else if super::parallel::threads() > 1 {
             Layer::without_table(keys, counts, edges)
         } else {
             Layer::new(keys, counts, edges)
@@ -470,6 +484,9 @@ pub(super) fn finish(
         four_left: Default::default(),
     };
     graph.index_small_layers();
+    if !large_tables {
+        return Ok(graph);
+    }
     // The large layers' tables on another thread, the smallest first (each is of use as
     // soon as it is made); if no thread can be had, here.
     let mut large: Vec<&Layer> = graph
@@ -567,7 +584,7 @@ fn read_keys(reader: &mut Reader<'_>, fields: usize, pieces: u32) -> Result<Vec<
         if i > 0 && delta == 0 {
             return Err(malformed("keys not ascending"));
         }
-        key = key.checked_add(delta).ok_or(malformed("a key"))?;
+        key = key.checked_add(delta).ok_or_else(|| malformed("a key"))?;
         if !is_valid(key) {
             return Err(malformed("a key"));
         }
@@ -880,7 +897,7 @@ pub(super) mod tests {
     #[test]
     fn tables_made_after_the_load_find_the_same_fields() {
         let (graph, bytes) = two_line();
-        let later = decode_with(bytes, id(), 0).unwrap();
+        let later = decode_with(bytes, id(), 0, true).unwrap();
         assert_eq!(&later, graph);
         // Whether or not each table is made yet, then once they all are.
         let check = |later: &PcGraph| {
@@ -898,6 +915,27 @@ pub(super) mod tests {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         check(&later);
+    }
+
+    #[test]
+    fn tables_left_to_the_first_lookup_find_the_same_fields() {
+        let (graph, bytes) = two_line();
+        let lazy = decode_with(bytes, id(), 0, false).unwrap();
+        assert_eq!(&lazy, graph);
+        assert!(!lazy.is_indexed(), "no table is made by the load");
+        for (layer, built) in lazy.layers.iter().zip(&graph.layers) {
+            let keys: Vec<u64> = built.keys.iter().flat_map(|&k| [k, k + 1]).collect();
+            let mut many = vec![0; keys.len()];
+            layer.find_many(&keys, &mut many);
+            for (&key, &found) in keys.iter().zip(&many) {
+                assert_eq!(layer.find(key), built.find(key));
+                assert_eq!(
+                    Some(found).filter(|&f| f != super::super::edge::NO_CHILD),
+                    built.find(key)
+                );
+            }
+        }
+        assert!(lazy.is_indexed(), "each lookup made its layer's table");
     }
 
     #[test]
@@ -921,12 +959,13 @@ pub(super) mod tests {
         // hashes are those of the plain moves.
         let header = FIXED + graph.layers.len() * ENTRY + 8;
         assert_eq!(bytes[8..header - 8], plain[8..header - 8]);
-        // A count a field and piece and a byte a move, against a count a field and two
-        // bytes a move.
+        // The lengths of a layer's seven streams, a count a field and piece and a byte a
+        // move, against a count a field and two bytes a move.
         let (fields, moves) = (graph.fields() as usize, graph.transitions() as usize);
+        let lengths = 28 * graph.layers.len();
         assert_eq!(
             bytes.len() + fields + 2 * moves,
-            plain.len() + 7 * fields + moves
+            plain.len() + lengths + 7 * fields + moves
         );
         assert_eq!(&decode(bytes, id()).unwrap(), graph);
         let path =
@@ -937,7 +976,7 @@ pub(super) mod tests {
         std::fs::remove_file(&path).unwrap();
         // Counts of a piece's moves that do not add up: nothing put back together from
         // them matches the hashes.
-        let first_count = header + write_shape(&graph.layers[0]).1;
+        let first_count = header + write_shape(&graph.layers[0]).1 + 28;
         for count in [0, 200, 255] {
             let mut forged = bytes.clone();
             forged[first_count] = count;

@@ -43,6 +43,9 @@ pub(crate) struct Layer {
     /// are two reads ([`for_each_child`]).
     pub(super) link_starts: Vec<u32>,
     pub(super) links: Vec<u32>,
+    /// Whether the table is made by the first lookup that needs it (when no thread makes
+    /// it after the load: see [`Layer::table_when_needed`]).
+    lazy: bool,
 }
 
 /// The most fields a next layer may have for a layer to keep its edges' child indices.
@@ -78,6 +81,7 @@ impl Layer {
             children: Vec::new(),
             link_starts: Vec::new(),
             links: Vec::new(),
+            lazy: false,
         }
     }
 
@@ -104,6 +108,29 @@ impl Layer {
         self.table.get().is_some()
     }
 
+    /// Leaves the table to the first lookup that needs it ([`Layer::find`],
+    /// [`Layer::find_many`]), for a reader short of memory: most walks never ask.
+    pub(crate) fn table_when_needed(&mut self) {
+        self.lazy = lookup::KeyTable::fits(self.len());
+    }
+
+    /// The table: made, or made now when it is left to the first lookup.
+    #[inline]
+    fn table(&self) -> Option<&lookup::KeyTable> {
+        match self.table.get() {
+            Some(table) => Some(table),
+            None if self.lazy => Some(self.make_table()),
+            None => None,
+        }
+    }
+
+    #[cold]
+    fn make_table(&self) -> &lookup::KeyTable {
+        self.table.get_or_init(|| {
+            lookup::KeyTable::new(&self.keys).expect("a lazy table fits (table_when_needed)")
+        })
+    }
+
     /// The edges of field `index`.
     #[inline]
     pub(crate) fn edges(&self, index: u32) -> &[u16] {
@@ -125,7 +152,7 @@ impl Layer {
     /// keys.
     #[inline]
     pub(crate) fn find(&self, key: u64) -> Option<u32> {
-        if let Some(table) = self.table.get() {
+        if let Some(table) = self.table() {
             return table.find(&self.keys, key);
         }
         let block = self.samples.partition_point(|&s| s <= key).checked_sub(1)?;
@@ -167,7 +194,7 @@ impl Layer {
     /// [`Layer::find`] of several keys, into `out` ([`NO_CHILD`] for a key that is not
     /// there), their cache misses overlapping.
     pub(crate) fn find_many(&self, wanted: &[u64], out: &mut [u32]) {
-        match self.table.get() {
+        match self.table() {
             Some(table) => table.find_many(&self.keys, wanted, out),
             None => {
                 for (&key, out) in wanted.iter().zip(out) {

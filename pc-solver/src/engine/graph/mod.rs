@@ -69,7 +69,9 @@
 //! then per layer its fields' keys, their numbers of moves and the moves, each placement
 //! named by its piece and a byte (the field it leads to follows from the key), each section
 //! checked against its own XXH3-64 hash. Nothing is compressed: a browser's download is,
-//! and a load reads the moves straight into place. [`PcGraph::save`] writes it to a
+//! and a load reads the moves straight into place. The same sections can be laid out by
+//! piece ([`PcGraph::to_bytes_by_piece`]), which compresses far better for a download;
+//! [`PcGraph::reader`] reads either layout as its bytes arrive. [`PcGraph::save`] writes it to a
 //! temporary file beside the path and renames it over the path once written, so a crash
 //! or two builders at once never leave half a file. [`PcGraph::load`] tells a missing,
 //! truncated, damaged, other-version or other-rules file apart ([`GraphError`]) and checks

@@ -68,6 +68,8 @@ pub struct GraphReader {
     parts: Vec<Parts>,
     /// The first error met: every later call answers it.
     failed: Option<GraphError>,
+    /// Whether to make the lookup tables of the largest layers.
+    large_tables: bool,
 }
 
 /// What the next bytes are.
@@ -103,6 +105,7 @@ impl PcGraph {
             by_piece: Vec::new(),
             parts: Vec::new(),
             failed: None,
+            large_tables: true,
         }
     }
 }
@@ -134,10 +137,23 @@ impl GraphReader {
             // What was read is of no use any more.
             *self = GraphReader {
                 failed: self.failed.take(),
+                large_tables: self.large_tables,
                 ..PcGraph::reader(&Rules::default(), 0)
             };
         }
         result
+    }
+
+    /// Leaves the lookup tables of the largest layers (those of more than 2^20 fields:
+    /// about 80 MB of the SRS graph's, and a second of a browser's load) to the first
+    /// lookup that needs each, instead of making them at the end of the load: for a
+    /// reader short of memory. The walks of full rankings with up to four pieces unknown
+    /// find their children by going through a layer's keys in order and never need them;
+    /// walks that look fields up one at a time (the best move, five pieces unknown) make
+    /// the tables they need, once. The answers are the same either way.
+    pub fn large_tables_when_needed(mut self) -> GraphReader {
+        self.large_tables = false;
+        self
     }
 
     /// Bytes pushed so far.
@@ -163,7 +179,13 @@ impl GraphReader {
             }
             return Err(GraphError::Truncated);
         }
-        finish(self.start, self.rules, self.parts, TABLE_LATER)
+        finish(
+            self.start,
+            self.rules,
+            self.parts,
+            TABLE_LATER,
+            self.large_tables,
+        )
     }
 
     fn take(&mut self, mut bytes: &[u8]) -> Result<(), GraphError> {
