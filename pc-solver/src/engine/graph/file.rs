@@ -2,7 +2,7 @@
 //! section is, then each layer's sections.
 //!
 //! ```text
-//! magic        8 bytes   "PCGRAPH\0"
+//! magic        8 bytes   "PCGRAPH\0" ("PCGRAPHP" laid out by piece, see below)
 //! version      u32       FORMAT_VERSION
 //! rules        u64       RulesId of the kick table and drop mode
 //! start        u64       the start field's key
@@ -15,6 +15,11 @@
 //! per layer, its moves:  a u16 per edge, the piece in the high byte and the placement's id
 //!                        (`moves.rs`) in the low one, by field, ascending
 //! ```
+//!
+//! Laid out by piece (`by_piece.rs`), a layer's keys are followed instead by the byte
+//! lengths of seven piece streams (u32 each), then the streams: for each piece, every
+//! field's count of that piece's moves and their ids. The header is the same but for the
+//! magic, its hashes those of the plain layout's sections, which a reader puts back.
 //!
 //! An edge names a placement, not the field it leads to: a byte whatever the size of the
 //! next layer, and bytes that repeat from field to field, so that the file compresses
