@@ -51,10 +51,14 @@ struct Loading {
 
 /// A zstd frame decompressed as it arrives.
 struct Unpack {
-    decoder: FrameDecoder,
+    frame: Frame,
     /// Compressed bytes not yet decompressed (less than a block, between pushes).
     input: Vec<u8>,
-    /// Where decompressed bytes are drained to.
+}
+
+/// The decompressor, and where it drains to.
+struct Frame {
+    decoder: FrameDecoder,
     scratch: Vec<u8>,
 }
 
@@ -108,12 +112,14 @@ pub fn begin(kicks: &str, drop: &str, length: u64, coding: Coding) -> Result<(),
     }
     .rules()?;
     let unpack = (coding == Coding::Zstd).then(|| Unpack {
-        decoder: FrameDecoder::new(),
+        frame: Frame {
+            decoder: FrameDecoder::new(),
+            scratch: vec![0; 1 << 20],
+        },
         input: Vec::new(),
-        scratch: vec![0; 1 << 20],
     });
-    // The tables of the largest layers would take 80 of the page's megabytes and a second
-    // of its load, for lookups most of its solves never make (web/README.md).
+    // The tables of the largest layers would take most of the tables' memory and of the
+    // load's time, for lookups most of the page's solves never make (web/README.md).
     let reader = PcGraph::reader(&rules, length).large_tables_when_needed();
     LOADING.with(|l| {
         *l.borrow_mut() = Some(Loading {
@@ -191,10 +197,7 @@ impl Unpack {
         // unless no more will come.
         while (last && at < self.input.len()) || self.input.len() - at >= BLOCK {
             let end = self.input.len().min(at + 4 * BLOCK);
-            let source = std::mem::take(&mut self.input);
-            let decoded = self.decode(&source[at..end], reader, out);
-            self.input = source;
-            let (read, written) = decoded?;
+            let (read, written) = self.frame.decode(&self.input[at..end], reader, out)?;
             at += read;
             if read == 0 && written == 0 {
                 break;
@@ -202,8 +205,8 @@ impl Unpack {
         }
         self.input.drain(..at);
         if last {
-            self.decode(&[], reader, out)?;
-            if !self.decoder.is_finished() {
+            self.frame.decode(&[], reader, out)?;
+            if !self.frame.decoder.is_finished() {
                 return Err(LoadError::Unpack("it ends early".into()));
             }
             if !self.input.is_empty() {
@@ -212,7 +215,9 @@ impl Unpack {
         }
         Ok(out.len())
     }
+}
 
+impl Frame {
     /// Decompresses the blocks whole in `source`, then takes out every byte the
     /// decompressor can give (all but the window it may still copy from, until the frame
     /// ends), so that it never holds more than a window and those blocks. Returns the
@@ -256,7 +261,7 @@ pub fn finish() -> Result<Loaded, LoadError> {
         return Err(error);
     }
     if let Some(unpack) = &loading.unpack
-        && (!unpack.decoder.is_finished() || !unpack.input.is_empty())
+        && (!unpack.frame.decoder.is_finished() || !unpack.input.is_empty())
     {
         return Err(LoadError::Unpack("it ends early".into()));
     }

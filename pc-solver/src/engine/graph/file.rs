@@ -768,9 +768,8 @@ impl PcGraph {
 
     /// The bytes of the graph's file with its moves laid out for a download: for each
     /// piece, every field's moves of that piece, instead of each field's moves together.
-    /// The same size, and it compresses to about two thirds of the plain layout's size
-    /// (the figures are in the crate's README), since one piece's placements repeat from
-    /// field to field. [`PcGraph::from_bytes`], [`PcGraph::load`] and [`PcGraph::reader`]
+    /// A compressor packs it far smaller than the plain layout (the crate's README has the
+    /// figures), since one piece's placements repeat from field to field. [`PcGraph::from_bytes`], [`PcGraph::load`] and [`PcGraph::reader`]
     /// read either layout, with the same checks; the plain one loads faster (its moves are
     /// read straight into place), so keep that one on disk.
     ///

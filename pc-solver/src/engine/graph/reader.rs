@@ -135,22 +135,21 @@ impl GraphReader {
         if let Err(error) = &result {
             self.failed = Some(error.again());
             // What was read is of no use any more.
-            *self = GraphReader {
-                failed: self.failed.take(),
-                large_tables: self.large_tables,
-                ..PcGraph::reader(&Rules::default(), 0)
-            };
+            self.parts = Vec::new();
+            self.pending = Vec::new();
+            self.counts = Vec::new();
+            self.edges = Vec::new();
+            self.by_piece = Vec::new();
         }
         result
     }
 
-    /// Leaves the lookup tables of the largest layers (those of more than 2^20 fields:
-    /// about 80 MB of the SRS graph's, and a second of a browser's load) to the first
-    /// lookup that needs each, instead of making them at the end of the load: for a
-    /// reader short of memory. The walks of full rankings with up to four pieces unknown
-    /// find their children by going through a layer's keys in order and never need them;
-    /// walks that look fields up one at a time (the best move, five pieces unknown) make
-    /// the tables they need, once. The answers are the same either way.
+    /// Leaves the lookup tables of the largest layers (those of more than 2^20 fields, most
+    /// of the tables' memory) to the first lookup that needs each, instead of making them
+    /// at the end of the load: for a reader short of memory. A full ranking's walk finds
+    /// most children by going through a layer's keys in order; a walk that looks fields
+    /// up one at a time there (the best move's first moves, leaves five pieces from a PC)
+    /// makes the tables it needs, once. The answers are the same either way.
     pub fn large_tables_when_needed(mut self) -> GraphReader {
         self.large_tables = false;
         self
