@@ -18,7 +18,8 @@ use pc_examples::{
     FieldArgs, FormatArg, GraphArgs, HoldRule, RulesArgs, fail, parse_piece, parse_pieces,
 };
 use pc_solver::{
-    Engine, MAX_PREVIEW, Piece, Position, RankedMove, Solver, SolverError, SolverOptions,
+    Engine, EstimateOptions, MAX_PREVIEW, Piece, Position, RankedMove, Solver, SolverError,
+    SolverOptions,
 };
 
 /// The default position (see the module docs).
@@ -47,8 +48,10 @@ const DEFAULT_BAG: &str = "IOSTZ";
 /// included), takes a second at most; so does any position with at most two unknown.
 /// Without the graph, three or four unknown with the hold filled take the layered search
 /// about a second to ten. Other empty hold slots, a 2-line PC or more than four unknown
-/// are left to the depth-first search, which can take hours: it shows its progress on a
-/// terminal and stops at --time-limit.
+/// are left to the depth-first search (which the graph prunes: five unknown a few pieces
+/// into a PC take it a fraction of a second to seconds), which can take hours: it shows its
+/// progress on a terminal and stops at --time-limit. With six or more unknown (or five one
+/// piece into a PC) it estimates instead (--estimate; --exact for the exact answer).
 #[derive(Parser)]
 #[command(
     name = "recommend",
@@ -107,6 +110,17 @@ struct Cli {
     /// go to, stops between steps of a few seconds) [default: no limit]
     #[arg(long = "time-limit", value_name = "SECONDS")]
     time_limit: Option<f64>,
+    /// Estimate instead: each move's exact chance with a few more pieces in view, averaged
+    /// over SAMPLES draws of them from the bag, with its standard error. More pieces in view
+    /// never lower a chance, so it is an upper estimate. The default where the exact answer
+    /// can take hours (six or more pieces of the PC unknown, or five one piece into it)
+    /// [default: 32 draws]
+    #[arg(long, value_name = "SAMPLES", num_args = 0..=1, default_missing_value = "32",
+          conflicts_with_all = ["best", "play", "exact"])]
+    estimate: Option<usize>,
+    /// The exact answer even where it can take hours
+    #[arg(long)]
+    exact: bool,
 }
 
 /// The hold slot as given: a piece or none.
@@ -254,6 +268,132 @@ fn move_json(m: &RankedMove) -> String {
     )
 }
 
+/// The text output's head: where the field came from, the field, and the pieces.
+fn print_position(setup: &Setup) {
+    let position = &setup.position;
+    let clear_line = position.clear_line;
+    let bag = position.bag;
+    println!("{}", setup.describe());
+    println!("{}", position.field.to_text(clear_line, "\n"));
+    println!();
+    println!(
+        "hold {}, queue {} (preview {}), bag {{{bag}}}{}, clear line {clear_line}",
+        position.hold.map_or("none".to_string(), |p| p.to_string()),
+        letters(&position.queue()),
+        position.preview.len(),
+        if bag.is_empty() || bag.len() == Piece::COUNT {
+            " (a fresh bag follows)"
+        } else {
+            ""
+        }
+    );
+}
+
+/// Prints [`Solver::estimate`]'s answer: a table like the exact one, with each chance's
+/// standard error. `chosen` says the estimate was not asked for (the exact answer is slow).
+fn estimate(solver: &mut Solver, setup: &Setup, samples: usize, json: bool, chosen: bool) {
+    let position = &setup.position;
+    let started = std::time::Instant::now();
+    let asked = EstimateOptions { samples, seed: 0 };
+    let estimate = solver.estimate(position, asked).unwrap_or_else(|e| fail(e));
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    if json {
+        let moves: Vec<String> = estimate
+            .moves
+            .iter()
+            .map(|m| {
+                let cells: Vec<String> = m
+                    .mv
+                    .placement
+                    .cells()
+                    .iter()
+                    .map(|(x, y)| format!("[{x},{y}]"))
+                    .collect();
+                format!(
+                    "{{\"hold\":{},\"piece\":\"{}\",\"orientation\":\"{}\",\"cells\":[{}],\"percent\":{},\"std_error\":{},\"path\":\"{}\"}}",
+                    m.mv.hold,
+                    m.mv.placement.piece(),
+                    m.mv.placement.orientation(),
+                    cells.join(","),
+                    m.chance.value * 100.0,
+                    m.chance.std_error * 100.0,
+                    m.path.as_ref().map_or(String::new(), |p| p.to_string()),
+                )
+            })
+            .collect();
+        let hold_first = estimate.hold_first.map_or("null".to_string(), |h| {
+            format!(
+                "{{\"percent\":{},\"std_error\":{}}}",
+                h.value * 100.0,
+                h.std_error * 100.0
+            )
+        });
+        println!(
+            "{{{},\"engine\":\"{}\",\"estimate\":{{\"revealed\":{},\"samples\":{}}},\"percent\":{},\"std_error\":{},\"hold_first\":{hold_first},\"elapsed_ms\":{ms:.3},\"moves\":[{}]}}",
+            setup.json(),
+            estimate.engine.name(),
+            estimate.revealed,
+            estimate.samples,
+            estimate.chance.value * 100.0,
+            estimate.chance.std_error * 100.0,
+            moves.join(",")
+        );
+        return;
+    }
+    print_position(setup);
+    let percent =
+        |m: pc_solver::Mean| format!("{:.2}% ± {:.2}", m.value * 100.0, m.std_error * 100.0);
+    if estimate.revealed == 0 {
+        println!(
+            "chance of a PC with best play: {} (exact)",
+            percent(estimate.chance)
+        );
+    } else {
+        println!(
+            "chance of a PC with best play, estimated: about {} (an upper estimate: each move's exact chance with {} more piece{} in view, over {} draws; ± one standard error)",
+            percent(estimate.chance),
+            estimate.revealed,
+            if estimate.revealed == 1 { "" } else { "s" },
+            estimate.samples
+        );
+    }
+    if chosen {
+        println!(
+            "({} pieces of this PC are not revealed yet: the exact answer can take hours; --exact asks for it)",
+            unknown_pieces(position, solver.rules().hold)
+        );
+    }
+    println!(
+        "{} moves in {ms:.1} ms, by {} on each draw",
+        estimate.moves.len(),
+        estimate.engine.name()
+    );
+    if let Some(h) = estimate.hold_first {
+        println!(
+            "hold first (the slot is empty), then place once the next piece shows: {}",
+            percent(h)
+        );
+    }
+    println!();
+    println!(
+        "{:>3}  {:5} {:8} {:>8}  {:4}  {:>16}  keys",
+        "#", "piece", "orient.", "centre", "hold", "chance"
+    );
+    for (i, m) in estimate.moves.iter().enumerate() {
+        let c = m.mv.placement.centre();
+        println!(
+            "{:>3}  {:5} {:8} {:>8}  {:4}  {:>16}  {}",
+            i + 1,
+            m.mv.placement.piece().to_string(),
+            m.mv.placement.orientation().to_string(),
+            format!("({},{})", c.x, c.y),
+            if m.mv.hold { "yes" } else { "no" },
+            percent(m.chance),
+            m.path.as_ref().map_or(String::new(), |p| p.to_string())
+        );
+    }
+}
+
 /// Exits with a usage error: the message, then how the queue and bag were read.
 fn bad_position(error: SolverError, position: &Position) -> ! {
     let bag = if position.bag.is_empty() || position.bag.len() == Piece::COUNT {
@@ -301,10 +441,11 @@ fn main() {
     };
     let mut solver =
         Solver::with_options(rules.clone(), options.clone()).unwrap_or_else(|e| fail(e));
-    // The graph only for the positions it can answer and the searches take long on
-    // (three or four pieces unknown): loading it costs more than the other answers take.
+    // The graph only for the positions the searches take long on (three pieces unknown or
+    // more), which its walk answers or whose depth-first search it prunes: loading it costs
+    // more than the other answers take.
     let worth_it = unknown_pieces(&position, rules.hold) >= 3;
-    if worth_it && solver.graph_could_answer(&position).unwrap_or(false) {
+    if worth_it && solver.graph_could_help(&position).unwrap_or(false) {
         if let Some(graph) = cli.graph.load(&rules, &cli.rules.build_hint()) {
             let with_graph = SolverOptions {
                 graph: Some(graph),
@@ -312,6 +453,14 @@ fn main() {
             };
             solver = Solver::with_options(rules, with_graph).unwrap_or_else(|e| fail(e));
         }
+    }
+    let slow_to_answer = solver.slow_to_answer(&position).unwrap_or(false);
+    let samples =
+        cli.estimate
+            .or((slow_to_answer && !cli.exact && !cli.best && cli.play.is_none()).then_some(32));
+    if let Some(samples) = samples {
+        estimate(&mut solver, &setup, samples, json, cli.estimate.is_none());
+        return;
     }
     let slow = Slow::new(&solver, &position, cli.time_limit, json);
 
@@ -390,22 +539,7 @@ fn main() {
         return;
     }
 
-    let clear_line = position.clear_line;
-    let bag = position.bag;
-    println!("{}", setup.describe());
-    println!("{}", position.field.to_text(clear_line, "\n"));
-    println!();
-    println!(
-        "hold {}, queue {} (preview {}), bag {{{bag}}}{}, clear line {clear_line}",
-        position.hold.map_or("none".to_string(), |p| p.to_string()),
-        letters(&position.queue()),
-        position.preview.len(),
-        if bag.is_empty() || bag.len() == Piece::COUNT {
-            " (a fresh bag follows)"
-        } else {
-            ""
-        }
-    );
+    print_position(&setup);
     println!(
         "chance of a PC with best play: {chance} = {:.2}%",
         chance.to_f64() * 100.0

@@ -3,8 +3,10 @@
 //! `Solver::best_move`) with a fresh solver (cold: the sets of queues that finish a field
 //! and the children found are learnt as the walk meets them), the same decision asked of
 //! a solver that answered it already (remembered), and four other starts asked of one
-//! solver; the first decision of a game (the hold slot empty) and a start with four
-//! previews whose next piece the bag forces; loading the graph file, until it returns and until the lookup tables it makes
+//! solver; the first decision of a game (the hold slot empty), a start with four
+//! previews whose next piece the bag forces and one with five pieces unknown; a position
+//! two pieces in with two previews (five unknown, the depth-first search pruned by the
+//! graph); loading the graph file, until it returns and until the lookup tables it makes
 //! on another thread are made; reading it laid out by piece (the page's download,
 //! decompressed) from chunks of 64 KiB with `PcGraph::reader`, until its tables are made.
 //! Values are asserted before timing.
@@ -181,6 +183,43 @@ fn bench_graph(c: &mut Criterion) {
                 black_box(
                     forced_solver()
                         .recommend(black_box(&five))
+                        .unwrap()
+                        .moves
+                        .len(),
+                )
+            })
+        },
+    );
+    // Two pieces into a PC, I held, O S T in view (preview 2), J and Z left in the bag:
+    // five pieces unknown, some placed before the last is revealed, so the depth-first
+    // search answers, entering only the graph's fields.
+    let two_in = Position::new(
+        "........../........../#........#/###....###"
+            .parse()
+            .unwrap(),
+        Piece::O,
+    )
+    .with_hold(Some(Piece::I))
+    .with_preview(&pieces("ST"))
+    .with_bag("JZ".parse().unwrap());
+    let preview_two = || {
+        let options = SolverOptions {
+            graph: Some(graph.clone()),
+            preview: 2,
+            ..SolverOptions::default()
+        };
+        Solver::with_options(rules.clone(), options).unwrap()
+    };
+    let ranking = preview_two().recommend(&two_in).unwrap();
+    assert_eq!(ranking.engine, Engine::DepthFirst);
+    assert_eq!(ranking.chance.to_string(), "31/42");
+    group.bench_function(
+        "two pieces in, I held, OST (preview 2, five unknown), full ranking, cold",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    preview_two()
+                        .recommend(black_box(&two_in))
                         .unwrap()
                         .moves
                         .len(),

@@ -275,6 +275,15 @@ impl Decision {
         (self.bag.len() == 1).then(|| self.bag.first()).flatten()
     }
 
+    /// How many of the pieces a PC may use are not in view (a piece the bag forces counts as
+    /// in view).
+    pub(crate) fn unknown_pieces(&self) -> usize {
+        let in_view = self.queue.len()
+            + usize::from(self.hold_rule && self.hold.is_some())
+            + usize::from(self.forced().is_some());
+        (self.field.pieces_needed() as usize + usize::from(self.hold_rule)).saturating_sub(in_view)
+    }
+
     /// How the graph's walk sees the decision, when it answers it: with the hold rule the
     /// slot filled or empty (then hold may still be pressed into it), one to
     /// [`MAX_WALK_UNKNOWN`] (with the hold rule) pieces not known yet (a piece the bag forces counts as known), and

@@ -5,6 +5,7 @@
 mod decision;
 mod engine;
 mod error;
+mod estimate;
 mod field;
 mod options;
 mod path;
@@ -20,6 +21,7 @@ pub use engine::graph::{
     BuildProgress, BuildStage, FORMAT_VERSION, GRAPH_DIR_VARIABLE, GraphError, GraphReader, PcGraph,
 };
 pub use error::SolverError;
+pub use estimate::{Estimate, EstimateOptions, EstimatedMove, Mean};
 pub use field::{MAX_CLEAR_LINE, PcField};
 pub use options::SolverOptions;
 pub use path::{CoverResult, PathResult, PathSolution, cover, path, path_with_progress};

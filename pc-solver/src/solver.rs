@@ -308,6 +308,33 @@ impl Solver {
         Ok(decision.field.clear_line() <= 4 && decision.reveals().is_some())
     }
 
+    /// Whether a PC field graph of the solver's rules built from the empty field could
+    /// speed up the position: [`Solver::graph_could_answer`], or its clear line is at most 4
+    /// and some piece of the PC is not in view, so that the depth-first search goes, from a
+    /// field of the graph, only into the fields the graph has (the others cannot make a PC).
+    /// Only the graph knows whether the field is one of its own.
+    ///
+    /// ```
+    /// use pc_solver::{Position, Rules, Solver, SolverOptions};
+    /// use pc_solver::Piece::*;
+    ///
+    /// let options = SolverOptions { preview: 2, ..SolverOptions::default() };
+    /// let solver = Solver::with_options(Rules::default(), options)?;
+    /// // Two pieces into a PC, two previews: five pieces not known yet, some of them placed
+    /// // before the last is revealed, which only the depth-first search takes.
+    /// let two_in = Position::new("........../........../#........#/###....###".parse()?, O)
+    ///     .with_hold(Some(I))
+    ///     .with_preview(&[S, T])
+    ///     .with_bag("JZ".parse()?);
+    /// assert!(!solver.graph_could_answer(&two_in)?);
+    /// assert!(solver.graph_could_help(&two_in)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn graph_could_help(&self, position: &Position) -> Result<bool, SolverError> {
+        let decision = self.decision(position)?;
+        Ok(decision.field.clear_line() <= 4 && !decision.fully_known())
+    }
+
     /// The chance of a perfect clear from the position with best play.
     pub fn chance(&mut self, position: &Position) -> Result<Ratio, SolverError> {
         let decision = self.decision(position)?;
@@ -474,7 +501,7 @@ impl Solver {
     }
 
     /// The decision of a position, checked.
-    fn decision(&self, position: &Position) -> Result<Decision, SolverError> {
+    pub(crate) fn decision(&self, position: &Position) -> Result<Decision, SolverError> {
         Decision::from_position(position, self.rules.hold, self.options.preview)
     }
 
@@ -501,7 +528,7 @@ impl Solver {
     }
 
     /// The engine that answers a decision: the first of [`ENGINES`] that applies.
-    fn engine(&self, decision: &Decision) -> &'static dyn Answerer {
+    pub(crate) fn engine(&self, decision: &Decision) -> &'static dyn Answerer {
         ENGINES
             .into_iter()
             .find(|engine| engine.applies(&self.options, decision))

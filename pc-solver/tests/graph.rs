@@ -235,6 +235,131 @@ fn empty_hold_slots_and_forced_pieces_rank_as_the_depth_first_search_does() {
     assert!(compared > 60, "{compared}");
 }
 
+/// A position `placed` pieces into a PC of a seeded stream from `field`: a piece carried in
+/// hold, then `placed` moves with a chance (picked by the seed) made with six pieces in view,
+/// then `preview` pieces in view and the rest of their bag; `None` when the pieces dealt
+/// leave no move with a chance on the way.
+fn pieces_in(
+    rules: &Rules,
+    graph: &Arc<PcGraph>,
+    (field, clear_line): (&str, u32),
+    (seed, phase): (u64, usize),
+    placed: usize,
+    preview: usize,
+) -> Option<Position> {
+    let all = stream(seed, 35);
+    let first = phase % 7;
+    let six = SolverOptions {
+        preview: 6,
+        ..with_graph(graph)
+    };
+    let mut solver = Solver::with_options(rules.clone(), six).unwrap();
+    let mut at = position(field, clear_line, seed, phase, 6, true);
+    // The stream's index of the current piece.
+    let mut current = first + 1;
+    for step in 0..placed {
+        let ranking = solver.recommend(&at).unwrap();
+        let live: Vec<_> = ranking
+            .moves
+            .iter()
+            .filter(|m| !m.chance.is_zero())
+            .collect();
+        if live.is_empty() {
+            return None;
+        }
+        let m = live[(seed as usize * 7 + step * 3) % live.len()];
+        at = at.after(m, &[all[current + 7]]).unwrap();
+        current += 1;
+    }
+    let seen = current + 1 + preview;
+    let bag_start = seen - seen % 7;
+    let bag: pc_bag::PieceSet = all[seen..bag_start + 7].iter().copied().collect();
+    let position = Position::new(at.field, all[current])
+        .with_clear_line(at.clear_line)
+        .with_hold(at.hold)
+        .with_preview(&all[current + 1..seen])
+        .with_bag(bag);
+    Some(position)
+}
+
+/// Ranks positions with a graph and without one, both by the depth-first search (reveals
+/// come between placements of unknown pieces, which the walk does not take); returns how
+/// many moves agreed.
+fn compare_depth_first(graph: &Arc<PcGraph>, rules: &Rules, positions: &[Position]) -> usize {
+    let mut compared = 0;
+    for position in positions {
+        let options = SolverOptions {
+            preview: position.preview.len(),
+            ..SolverOptions::default()
+        };
+        let with_graph = SolverOptions {
+            graph: Some(graph.clone()),
+            ..options.clone()
+        };
+        let started = std::time::Instant::now();
+        let mut with = Solver::with_options(rules.clone(), with_graph).unwrap();
+        let a = with.recommend(position).unwrap();
+        let with_ms = started.elapsed().as_secs_f64() * 1000.0;
+        if std::env::var_os("PC_TIMES").is_some() {
+            eprint!("  with the graph {with_ms:.0} ms, ");
+        }
+        let started = std::time::Instant::now();
+        let b = Solver::with_options(rules.clone(), options)
+            .unwrap()
+            .recommend(position)
+            .unwrap();
+        let without_ms = started.elapsed().as_secs_f64() * 1000.0;
+        assert_eq!(a.engine, Engine::DepthFirst, "{position:?}");
+        assert_eq!(b.engine, Engine::DepthFirst, "{position:?}");
+        assert_eq!(values(&a), values(&b), "{position:?}");
+        assert_eq!(with.chance(position).unwrap(), b.chance, "{position:?}");
+        assert_eq!(
+            with.best_move(position).unwrap().chance,
+            b.chance,
+            "{position:?}"
+        );
+        if std::env::var_os("PC_TIMES").is_some() {
+            eprintln!(
+                "without {without_ms:.0} ms: {:?} hold {:?} bag {}: {} ({} moves)",
+                position.queue(),
+                position.hold,
+                position.bag,
+                a.chance,
+                a.moves.len()
+            );
+        }
+        compared += a.moves.len();
+    }
+    compared
+}
+
+/// Pieces unknown a few pieces into a PC with one preview: an unknown piece may be placed
+/// before the last is revealed, so the depth-first search answers, the
+/// graph only leaving out the fields that cannot finish.
+#[test]
+fn revealed_between_placements_the_graph_prunes_the_same_values() {
+    for rules in three_rule_sets() {
+        let graph = graph_of(EIGHT_LEFT, 4, &rules);
+        // One or two of the 8 pieces placed, one held, one in view: five and four unknown.
+        let positions: Vec<Position> = (0..)
+            .filter_map(|seed| {
+                let placed = 1 + seed as usize % 2;
+                pieces_in(
+                    &rules,
+                    &graph,
+                    (EIGHT_LEFT, 4),
+                    (seed + 9, seed as usize),
+                    placed,
+                    1,
+                )
+            })
+            .take(3)
+            .collect();
+        let compared = compare_depth_first(&graph, &rules, &positions);
+        assert!(compared > 20, "{compared}");
+    }
+}
+
 /// Checks that every move of `start` (and holding first) is worth the chance after the
 /// pieces it reveals, averaged over what the bag deals: the chance of a decision with one
 /// more piece unknown from those of the decisions after it, each asked of a solver of its
@@ -475,6 +600,105 @@ fn first_decisions_equal_the_layered_search() {
         );
     }
     assert!(moves > 0);
+}
+
+/// Random position `i` of five pieces unknown a few pieces into a PC, on the full graph of
+/// rule set `i % 3`: two or three placed, the hold slot filled, two or one previews. Returns
+/// the rule set's index, the pieces placed and the position.
+fn five_unknown_in(
+    i: usize,
+    rule_sets: &[Rules; 3],
+    graphs: &[Arc<PcGraph>],
+) -> (usize, usize, Position) {
+    let which = i % rule_sets.len();
+    let placed = 2 + i / 3 % 2;
+    // The first seed from this one whose pieces leave a chance on the way.
+    let at = (0..)
+        .find_map(|retry| {
+            pieces_in(
+                &rule_sets[which],
+                &graphs[which],
+                ("", 4),
+                (4000 + i as u64 + 1000 * retry, i % 7),
+                placed,
+                4 - placed,
+            )
+        })
+        .unwrap();
+    (which, placed, at)
+}
+
+/// Random positions with five pieces unknown a few pieces into a PC (two or three placed,
+/// the hold slot filled, previews 2 and 1; one placed with three previews takes the
+/// search without a graph minutes) on the full graphs of SRS, SRS+ and hard drop:
+/// every move's chance with the graph equals the depth-first search's without it.
+/// `PC_POSITIONS` sets how many (100 by default), `PC_PART=k/n` runs every n-th from the
+/// k-th, `PC_TIMES=1` prints each one's times:
+/// `PC_TIMES=1 cargo test -p pc-solver --release --test graph -- --ignored --nocapture a_few_pieces_in`
+#[test]
+#[ignore]
+fn five_unknown_a_few_pieces_in_equal_the_depth_first_search() {
+    let count: usize = std::env::var("PC_POSITIONS").map_or(100, |s| s.parse().unwrap());
+    let (part, parts) = part();
+    let (rule_sets, graphs) = full_graphs();
+    let mut moves = 0;
+    for i in (part..count).step_by(parts) {
+        let (which, placed, at) = five_unknown_in(i, &rule_sets, &graphs);
+        let agreed = compare_depth_first(&graphs[which], &rule_sets[which], &[at]);
+        eprintln!("position {i} (rules {which}, {placed} placed): {agreed} moves agreed");
+        moves += agreed;
+    }
+    assert!(moves > 0);
+}
+
+/// How far [`Solver::estimate`] is from the exact chance on the positions of
+/// `five_unknown_a_few_pieces_in_equal_the_depth_first_search`: each draw adds pieces to
+/// the preview until the graph's walk answers, and the estimate is never below the exact
+/// chance by more than four standard errors. Prints each (`PC_POSITIONS`, default 30):
+/// `cargo test -p pc-solver --release --test graph -- --ignored --nocapture estimates_a_few`
+#[test]
+#[ignore]
+fn estimates_a_few_pieces_in_bound_the_exact_chance() {
+    let count: usize = std::env::var("PC_POSITIONS").map_or(30, |s| s.parse().unwrap());
+    let (rule_sets, graphs) = full_graphs();
+    let mut gaps = Vec::new();
+    for i in 0..count {
+        let (which, _, at) = five_unknown_in(i, &rule_sets, &graphs);
+        let options = SolverOptions {
+            preview: at.preview.len(),
+            ..with_graph(&graphs[which])
+        };
+        let mut solver = Solver::with_options(rule_sets[which].clone(), options).unwrap();
+        let exact = solver.recommend(&at).unwrap();
+        let started = std::time::Instant::now();
+        let asked = pc_solver::EstimateOptions {
+            samples: 32,
+            seed: i as u64,
+        };
+        let estimate = solver.estimate(&at, asked).unwrap();
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let gap = estimate.chance.value - exact.chance.to_f64();
+        let best = estimate.moves[0].mv;
+        let same = exact
+            .moves
+            .iter()
+            .any(|m| m.mv == best && m.chance == exact.chance);
+        eprintln!(
+            "position {i}: exact {:.4}, estimate {:.4} ± {:.4} ({} more in view, {ms:.0} ms), its best move best: {same}",
+            exact.chance.to_f64(),
+            estimate.chance.value,
+            estimate.chance.std_error,
+            estimate.revealed,
+        );
+        assert!(gap > -4.0 * estimate.chance.std_error - 1e-9, "{i}: {gap}");
+        gaps.push(gap);
+    }
+    gaps.sort_by(f64::total_cmp);
+    eprintln!(
+        "gap: median {:.4}, max {:.4}",
+        gaps[gaps.len() / 2],
+        gaps[gaps.len() - 1]
+    );
 }
 
 /// The first decision of a game (the empty field, the hold slot empty, the current piece

@@ -57,15 +57,21 @@ pub enum Request {
         /// The position.
         form: Form,
     },
-    /// `{"op":"play_solve","form":Form}`: as `solve`, for Play mode. `solve`'s answer
-    /// whenever the solver answers the position quickly: the loaded graph's walk answers
+    /// `{"op":"play_solve","form":Form}`: as `solve`, for Play mode. With the graph of the
+    /// rules loaded and an exact answer that takes hours (`Solver::slow_to_answer`: one to
+    /// three previews at the start of a PC), an estimate ([`EstimateAnswer`],
+    /// `Solver::estimate`). Else `solve`'s answer whenever the
+    /// solver answers the position quickly: the loaded graph's walk answers
     /// it (with the hold slot empty too: the first decision of a game, five previews), or
     /// the hold slot is filled or used, or at most two pieces a PC can use are unknown.
     /// Otherwise (the hold slot empty and not used yet for this piece, three or more
     /// pieces unknown, and no graph that answers it) the exact ranking of the placements
     /// takes minutes (the depth-first search), so only the chance of pressing hold first
     /// is computed, exactly, from the positions after it (each a decision of the graph's
-    /// walk, or of the layered search without a graph). Answer: `solve`'s, or
+    /// walk, or of the layered search without a graph). Answer: `solve`'s, the estimate's
+    /// `{"ok":true,"estimate":{"revealed","samples"},"chance":Estimated,
+    /// "hold_first":Estimated|null,"moves":[…],"line":null,"engine"}` (`Estimated`:
+    /// `{"percent","std_error"}`), or
     /// `{"ok":true,"partial":true,"chance":null,"hold_first":Chance,
     /// "reveals":[{"piece","chance"}],"moves":[],"line":null,"engine"}`.
     PlaySolve {
@@ -336,6 +342,9 @@ pub fn handle(request: &str) -> String {
         Request::Check { form } => reply(form.setup().map(|setup| checked(&setup))),
         Request::Solve { form } => reply(form.setup().and_then(|setup| solve_answer(&setup))),
         Request::PlaySolve { form } => reply(form.setup().and_then(|setup| {
+            if estimated_in_play(&setup)? {
+                return Ok(serde_json::to_value(estimate(&setup)?).expect("plain data"));
+            }
             if !costly_hold_decision(&setup) || graph_answers(&setup)? {
                 return solve_answer(&setup);
             }
@@ -435,6 +444,116 @@ pub fn costly_hold_decision(setup: &Setup) -> bool {
         && !p.hold_used
         && !p.preview.is_empty()
         && unknown_pieces(p) >= 3
+}
+
+/// Draws of an estimate in Play mode: a few seconds in the page for the first decision of
+/// a PC with three previews.
+const ESTIMATE_SAMPLES: usize = 8;
+
+/// Whether Play estimates the position: the graph of the rules is loaded (the draws are
+/// then answered from it quickly) and the exact answer may take hours
+/// (`Solver::slow_to_answer`).
+fn estimated_in_play(setup: &Setup) -> Result<bool, FormError> {
+    if crate::graph::for_rules(&setup.rules).is_none() {
+        return Ok(false);
+    }
+    with_solver(setup, |solver| solver.slow_to_answer(&setup.position))
+}
+
+/// An estimated chance: the mean over the draws and its standard error, in percent.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Estimated {
+    /// The mean, in percent.
+    pub percent: f64,
+    /// Its standard error, in percent.
+    pub std_error: f64,
+}
+
+impl From<pc_solver::Mean> for Estimated {
+    fn from(m: pc_solver::Mean) -> Self {
+        Estimated {
+            percent: m.value * 100.0,
+            std_error: m.std_error * 100.0,
+        }
+    }
+}
+
+/// How an estimate was made.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct EstimateMade {
+    /// The pieces each draw added to the preview.
+    pub revealed: usize,
+    /// The draws.
+    pub samples: usize,
+}
+
+/// A move of an estimate.
+#[derive(Clone, Debug, Serialize)]
+pub struct EstimatedMoveAnswer {
+    /// Whether hold is pressed first.
+    pub hold: bool,
+    /// Where the piece locks.
+    #[serde(flatten)]
+    pub placement: Locked,
+    /// Its estimated chance.
+    pub chance: Estimated,
+    /// The keys, as [`Move::keys`].
+    pub keys: Option<String>,
+}
+
+/// Play's answer for a position whose exact chance takes hours: `Solver::estimate`'s.
+#[derive(Clone, Debug, Serialize)]
+pub struct EstimateAnswer {
+    /// How it was made.
+    pub estimate: EstimateMade,
+    /// The position's chance, estimated (the best move's, or holding first's).
+    pub chance: Estimated,
+    /// Holding into the empty slot first, estimated.
+    pub hold_first: Option<Estimated>,
+    /// Every move, best first.
+    pub moves: Vec<EstimatedMoveAnswer>,
+    /// No line.
+    pub line: Option<Line>,
+    /// The engine that answered the draws.
+    pub engine: String,
+}
+
+/// Estimates the position (`Solver::estimate`, [`ESTIMATE_SAMPLES`] draws, seeded by the
+/// position so that the same position gets the same estimate).
+pub fn estimate(setup: &Setup) -> Result<EstimateAnswer, FormError> {
+    let p = &setup.position;
+    let seed = p
+        .queue()
+        .iter()
+        .chain(p.hold.iter())
+        .fold(p.field.cell_count() as u64, |h, piece| {
+            h.wrapping_mul(31).wrapping_add(piece.index() as u64 + 1)
+        });
+    let options = pc_solver::EstimateOptions {
+        samples: ESTIMATE_SAMPLES,
+        seed,
+    };
+    let estimate = with_solver(setup, |solver| solver.estimate(p, options))?;
+    Ok(EstimateAnswer {
+        estimate: EstimateMade {
+            revealed: estimate.revealed,
+            samples: estimate.samples,
+        },
+        chance: estimate.chance.into(),
+        hold_first: estimate.hold_first.map(Estimated::from),
+        moves: estimate
+            .moves
+            .iter()
+            .map(|m| EstimatedMoveAnswer {
+                hold: m.mv.hold,
+                placement: Locked::from(&m.mv.placement),
+                chance: m.chance.into(),
+                keys: m.path.as_ref().map(ToString::to_string),
+            })
+            .collect(),
+        line: None,
+        engine: estimate.engine.name().to_string(),
+    })
 }
 
 /// The chance of pressing hold first, from each piece the hold can reveal.
@@ -1021,6 +1140,47 @@ mod tests {
         let answer = call(serde_json::json!({ "op": "play_solve", "form": short }));
         assert_eq!(answer["partial"], true, "{answer}");
         assert_eq!(answer["chance"], Value::Null);
+        crate::graph::unload();
+    }
+
+    #[test]
+    fn play_estimates_what_takes_hours_once_the_graph_is_loaded() {
+        // Seven pieces to a PC, T held, L current and no preview: six pieces unknown, the
+        // depth-first search's; with the graph, Play estimates it from longer previews.
+        let rows = "###......./###......./###......./###.......";
+        let (loaded, _) = load_graph(&small_graph(rows), ("srs", "softdrop"), false, 1 << 16);
+        assert_eq!(loaded["ok"], true, "{loaded}");
+        let form = serde_json::json!({ "field": rows, "hold": "T", "queue": "L", "bag": "OZSIJ" });
+        let answer = call(serde_json::json!({ "op": "play_solve", "form": form }));
+        assert_eq!(answer["ok"], true, "{answer}");
+        let made = &answer["estimate"];
+        assert!(made["revealed"].as_u64().unwrap() >= 1, "{answer}");
+        assert_eq!(made["samples"], ESTIMATE_SAMPLES);
+        let moves = answer["moves"].as_array().unwrap();
+        assert!(!moves.is_empty());
+        let percents: Vec<f64> = moves
+            .iter()
+            .map(|m| m["chance"]["percent"].as_f64().unwrap())
+            .collect();
+        assert!(percents.windows(2).all(|w| w[0] >= w[1]), "best first");
+        assert!(percents.iter().all(|p| (0.0..=100.0).contains(p)));
+        assert_eq!(answer["chance"]["percent"].as_f64().unwrap(), percents[0]);
+        assert!(answer["chance"]["std_error"].as_f64().unwrap() >= 0.0);
+        assert!(
+            moves
+                .iter()
+                .all(|m| m["keys"].is_string() && m["cells"].is_array())
+        );
+        // The same position, the same estimate.
+        assert_eq!(
+            answer,
+            call(serde_json::json!({ "op": "play_solve", "form": form }))
+        );
+        // `solve` still asks for the exact answer; a quick position is answered exactly.
+        let quick = serde_json::json!({ "field": rows, "hold": "T", "queue": "LOZSIJ", "bag": "" });
+        let exact = call(serde_json::json!({ "op": "play_solve", "form": quick }));
+        assert_eq!(exact["estimate"], Value::Null, "{exact}");
+        assert!(exact["chance"]["fraction"].is_string());
         crate::graph::unload();
     }
 

@@ -488,6 +488,13 @@ export class Play {
     const a = got.answer;
     const form = this.game.form;
     if (a.partial) return { first: true, chance: a.hold_first };
+    if (a.estimate) {
+      const best = a.moves.find((m) => !this.holdPressed || m.hold) ?? null;
+      if (!this.holdPressed && !form.hold && !form.hold_used && a.hold_first && (!best || a.hold_first.percent > best.chance.percent)) {
+        return { first: true, chance: a.hold_first };
+      }
+      return best;
+    }
     if (!form.hold && !form.hold_used && a.hold_first) {
       const best = a.moves[0];
       if (!best || compare(fraction(a.hold_first.fraction), fraction(best.chance.fraction)) > 0) return { first: true, chance: a.hold_first };
@@ -505,6 +512,20 @@ export class Play {
       const after = entry.kind === 'hold' ? fraction(a.hold_first.fraction) : null;
       return {
         before: null, after, lost: null, partial: true, best: `${this.holdName(entry)} (placing now was not computed)`, bestKeys: 'hold',
+      };
+    }
+    if (a.estimate) {
+      // Estimated (the exact chance takes hours): no exact chance lost.
+      let after = null;
+      if (entry.kind === 'hold') after = a.hold_first?.percent ?? null;
+      else after = a.moves.find((r) => r.hold === entry.move.hold && sameCells(r.cells, entry.move.cells))?.chance.percent ?? 0;
+      const best = a.moves[0];
+      const holdFirst = a.hold_first && (!best || a.hold_first.percent > best.chance.percent);
+      return {
+        before: null, after: null, lost: null, estimate: { before: a.chance.percent, after },
+        best: holdFirst ? this.holdName(entry) : best ? this.moveName(best) : 'no move',
+        bestKeys: holdFirst ? 'hold' : best ? `${best.hold ? 'hold ' : ''}${best.keys}` : '',
+        bestCells: holdFirst ? null : best?.cells,
       };
     }
     const before = fraction(a.chance.fraction);
@@ -617,7 +638,19 @@ export class Play {
         : `without the PC graph it takes the solver minutes${g === 'loading' || g === 'ready' ? ' (asked again with the graph)' : ''}`;
       $('play-status').textContent = `Hold first: ${got.answer.hold_first.fraction} = ${formatPercent(got.answer.hold_first.percent)} (exact, in ${formatSeconds(got.ms)}${got.engine === 'graph' ? ' from the PC graph' : ''}). With the hold slot empty, the chance of placing now is not computed: ${why}.`;
       $('play-status').classList.remove('busy');
+    } else if (got && got.answer.estimate) {
+      // Six or more pieces unknown: the exact chance takes hours, so an estimate.
+      const a = got.answer;
+      chance.textContent = `≈${formatPercent(a.chance.percent)}`;
+      chance.dataset.turn = String(this.game.turn);
+      chance.dataset.estimate = 'true';
+      chance.className = 'estimate';
+      $('play-percent').textContent = `± ${a.chance.std_error.toFixed(2)}`;
+      const more = a.estimate.revealed;
+      $('play-status').textContent = `estimated in ${formatSeconds(got.ms)}: each move's exact chance with ${more} more piece${more === 1 ? '' : 's'} in view, over ${a.estimate.samples} draws (± one standard error). Seeing more never lowers a chance, so the exact one is at most about this; it takes the solver hours with this preview.`;
+      $('play-status').classList.remove('busy');
     } else if (got) {
+      delete chance.dataset.estimate;
       chance.textContent = got.answer.chance.fraction;
       chance.dataset.turn = String(this.game.turn);
       chance.className = got.answer.chance.numer === 0 ? 'zero' : got.answer.chance.numer === got.answer.chance.denom ? 'one' : '';
@@ -638,8 +671,8 @@ export class Play {
       const pcStart = !form.field.includes('#');
       let note = '';
       const preview = this.game.settings.preview;
-      if (pcStart && preview < 4 && since > 3000) {
-        note = ' — with fewer than 4 previews the first decisions of a PC take the solver minutes (the PC graph answers them from 4 previews on)';
+      if (pcStart && preview < 4 && graph.state !== 'ready' && since > 3000) {
+        note = ' — with fewer than 4 previews the first decisions of a PC are estimated once the PC graph is loaded (exactly, they take the solver hours)';
       } else if (pcStart && preview === 4 && graph.state === 'ready' && since > 3000) {
         note = ' — with 4 previews the PC graph takes seconds for the first decision of a PC (five pieces unknown), and a game\'s first decision (six unknown) the solver minutes';
       } else if (pcStart && graph.state === 'loading') {
@@ -667,11 +700,11 @@ export class Play {
       if (hint.first) {
         text = 'hold';
         holdMark = 'first';
-        $('hint-text').textContent = `${this.moveName({ piece: form.queue[0], into: true })} first, then place once the next piece shows: ${hint.chance.fraction}`;
+        $('hint-text').textContent = `${this.moveName({ piece: form.queue[0], into: true })} first, then place once the next piece shows: ${chanceText(hint.chance)}`;
       } else {
         text = hint.keys ?? '';
         holdMark = String(hint.hold && !this.holdPressed);
-        $('hint-text').textContent = `${this.moveName(hint)}: ${hint.chance.fraction}`;
+        $('hint-text').textContent = `${this.moveName(hint)}: ${chanceText(hint.chance)}`;
       }
     } else {
       const key = this.settings.keys.hint?.[0];
@@ -713,8 +746,8 @@ export class Play {
       lastBox.hidden = false;
       const j = last.judged;
       $('last-what').textContent = this.entryName(last.entry);
-      $('last-before').textContent = j ? fractionText(j.before) : '…';
-      $('last-after').textContent = j ? fractionText(j.after) : '…';
+      $('last-before').textContent = j ? beforeText(j) : '…';
+      $('last-after').textContent = j ? afterText(j) : '…';
       const lost = $('chance-lost');
       if (j) {
         lost.textContent = j.lost ? fractionText(j.lost) : '?';
@@ -723,7 +756,8 @@ export class Play {
         lastBox.classList.toggle('lost', lossy(j));
         $('last-verdict').textContent = lossy(j)
           ? `lost ${formatPercent(fractionPercent(j.lost))}; the best was ${j.best}${j.bestKeys ? ` (${stepsText(this.settings, j.bestKeys)})` : ''}`
-          : j.partial ? 'with the hold slot empty only holding first is computed' : 'the best move';
+          : j.partial ? 'with the hold slot empty only holding first is computed'
+            : j.estimate ? `estimated (the exact chance takes hours); the best estimate was ${j.best}` : 'the best move';
       } else {
         lost.textContent = '…';
         delete lost.dataset.fraction;
@@ -738,7 +772,7 @@ export class Play {
     el('span', { class: 'n' }, `${i + 1}.`),
     pieceIcon(entry.piece, 8),
     el('span', { class: 'what' }, this.entryName(entry)),
-    el('span', { class: 'num' }, judged ? `${fractionText(judged.before)} → ${fractionText(judged.after)}` : '…'),
+    el('span', { class: 'num' }, judged ? `${beforeText(judged)} → ${afterText(judged)}` : '…'),
     judged && lossy(judged) ? el('span', { class: 'loss' }, `−${formatPercent(fractionPercent(judged.lost))}`) : '')));
   }
 
@@ -758,15 +792,15 @@ export class Play {
     tbody.replaceChildren(...sorted.map(({ entry, i, j }) => el('tr', { dataset: { index: i, lost: j?.lost ? fractionText(j.lost) : '' } },
       el('td', { class: 'rank' }, String(i + 1)),
       el('td', { class: 'what' }, this.entryName(entry)),
-      el('td', { class: 'num' }, j ? fractionText(j.before) : '…'),
-      el('td', { class: 'num' }, j ? fractionText(j.after) : '…'),
+      el('td', { class: 'num' }, j ? beforeText(j) : '…'),
+      el('td', { class: 'num' }, j ? afterText(j) : '…'),
       el('td', { class: 'num lost-cell' }, j ? (lossy(j) ? `${fractionText(j.lost)} (${formatPercent(fractionPercent(j.lost))})` : j.lost ? '0' : '?') : '…'),
       el('td', { class: 'best' }, j ? (lossy(j) ? j.best : '—') : ''),
       el('td', { class: 'keys-cell' }, j && lossy(j) ? this.capsView(j.bestKeys) : ''))));
     labelColumns($('review-table'));
     // The game as a fumen, one page per placement, each with its chances.
     const moves = rows.filter((r) => r.entry.kind === 'move');
-    const comments = moves.map(({ entry, i, j }) => `${i + 1}. ${entry.piece}: ${j ? `${fractionText(j.before)} -> ${fractionText(j.after)}${lossy(j) ? ` (lost ${fractionText(j.lost)})` : ''}` : '?'}`);
+    const comments = moves.map(({ entry, i, j }) => `${i + 1}. ${entry.piece}: ${j ? `${beforeText(j)} -> ${afterText(j)}${lossy(j) ? ` (lost ${fractionText(j.lost)})` : ''}` : '?'}`);
     const fumen = this.pc.call({
       op: 'game_fumen',
       field: this.game.start_field,
@@ -1018,4 +1052,19 @@ function moveName(tables, move) {
   const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
   const columns = lo === hi ? `column ${lo}` : `columns ${lo}–${hi}`;
   return `${move.piece} ${ORIENTATIONS[o] ?? move.orientation}, ${columns}${move.hold ? ', with hold' : ''}`;
+}
+
+/** A chance as the hint shows it: exact (`n/d`) or estimated (`≈p%`). */
+function chanceText(c) {
+  return c.fraction ?? `≈${formatPercent(c.percent)}`;
+}
+
+/** A judged entry's chance before the move: exact, or `≈p%` when estimated. */
+function beforeText(j) {
+  return j.estimate ? `≈${formatPercent(j.estimate.before)}` : fractionText(j.before);
+}
+
+/** A judged entry's chance after the move: exact, or `≈p%` when estimated. */
+function afterText(j) {
+  return j.estimate && j.estimate.after !== null ? `≈${formatPercent(j.estimate.after)}` : fractionText(j.after);
 }

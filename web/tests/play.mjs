@@ -311,6 +311,43 @@ export async function playChecks({
     await page.close();
   });
 
+  await check('Play: where the exact chance takes hours (the hold slot empty, one preview, six pieces unknown), an estimate: ≈ chance ± its error, its best choice as the hint, estimated chances in the last move', async () => {
+    const field = encodeURIComponent(graphField).replaceAll('%2F', '/');
+    const page = await open(browser, base, `play=1&seed=1&preview=1&kicks=srs&field=${field}&queue=LS&bag=OZIJT`);
+    await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
+    await page.waitForFunction(() => document.getElementById('chance').dataset.estimate === 'true', { timeout: 60_000, polling: 50 });
+    const answer = await page.evaluate(() => window.pcPage.play.answers.get(window.pcPage.play.key).answer);
+    assert(answer.estimate && answer.estimate.revealed >= 1 && answer.estimate.samples >= 2, `the estimate ${JSON.stringify(answer.estimate)}`);
+    const pct = (p) => (p === 100 || p === 0 ? `${p}%` : `${p.toFixed(2)}%`);
+    const s = await shown(page);
+    assertEqual(s.chance, `≈${pct(answer.chance.percent)}`, '#chance');
+    assertEqual(await text(page, '#play-percent'), `± ${answer.chance.std_error.toFixed(2)}`, 'its standard error');
+    const status = await text(page, '#play-status');
+    assert(status.startsWith('estimated in ') && status.includes(`over ${answer.estimate.samples} draws`), `status "${status}"`);
+    const best = answer.moves[0];
+    const holdFirst = !!answer.hold_first && answer.hold_first.percent > best.chance.percent;
+    let after;
+    if (holdFirst) {
+      assertEqual({ keys: s.keys, hold: s.hold }, { keys: 'hold', hold: 'first' }, 'the hint: hold first');
+      await page.keyboard.press('KeyC');
+      after = answer.hold_first.percent;
+    } else {
+      assertEqual({ keys: s.keys, hold: s.hold }, { keys: best.keys, hold: String(best.hold) }, 'the hint is the best estimate');
+      assert((await text(page, '#hint-text')).endsWith(`: ≈${pct(best.chance.percent)}`), 'the hint\'s chance');
+      if (best.hold) await page.keyboard.press('KeyC');
+      await press(page, best.keys);
+      after = best.chance.percent;
+    }
+    await page.waitForFunction(() => document.getElementById('last-before').textContent.startsWith('≈'), { timeout: 10_000 });
+    assertEqual([await text(page, '#last-before'), await text(page, '#last-after')],
+      [`≈${pct(answer.chance.percent)}`, `≈${pct(after)}`], 'the last move: before and after, estimated');
+    assertEqual(await text(page, '#chance-lost'), '?', 'no exact chance lost');
+    assert((await text(page, '#last-verdict')).startsWith('estimated'), 'the verdict says estimated');
+    await page.screenshot({ path: join(out, 'play-estimate.png'), fullPage: true });
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  });
+
   await check('Play: without the graph the first decision with the hold slot empty is holding first only; turned on, the graph answers it in full', async () => {
     const page = await openApart(browser, base, emptyHoldStart(graphField, 'LSOLT', 'OZSIJ'),
       (p) => p.evaluateOnNewDocument(() => localStorage.setItem('pc-settings-v1', JSON.stringify({ graph: false }))));

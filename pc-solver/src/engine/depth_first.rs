@@ -88,7 +88,8 @@ impl<'a> DepthFirst<'a> {
             goal,
             &mut context.tables.known,
         )
-        .caching_children();
+        .caching_children()
+        .pruned_by(context.options.graph.as_deref());
         DepthFirst::new(known, &mut context.tables.values, budget, work_limit)
     }
 

@@ -21,7 +21,8 @@ pub enum Engine {
     /// three or four pieces not revealed yet (not with 2-line PCs, nor under a work
     /// limit).
     Layered,
-    /// The depth-first search over decisions and reveals: every other decision.
+    /// The depth-first search over decisions and reveals: every other decision. With a
+    /// graph, it enters only the fields the graph has below one of the graph's own.
     DepthFirst,
 }
 

@@ -5,6 +5,7 @@
 use crate::decision::{ALL_PIECES, Decision, MoveTo, hold_code, pieces_in, queue_key};
 use crate::engine::answer::{Answerer, Ranking};
 use crate::engine::context::Context;
+use crate::engine::graph::PcGraph;
 use crate::engine::kind::Engine;
 use crate::error::SolverError;
 use crate::field::{Goal, PcField};
@@ -147,6 +148,9 @@ pub(crate) struct KnownSolver<'a> {
     allowance: u64,
     /// Whether a budgeted search ran out: its failures are then not proofs.
     ran_out: bool,
+    /// A PC field graph of the same rules: a child of one of its fields that it does not
+    /// have cannot make a PC, so it is never entered.
+    graph: Option<&'a PcGraph>,
 }
 
 impl<'a> KnownSolver<'a> {
@@ -189,7 +193,15 @@ impl<'a> KnownSolver<'a> {
             cache_children: false,
             allowance: u64::MAX,
             ran_out: false,
+            graph: None,
         }
+    }
+
+    /// Leaves out the children that a PC field graph of the same rules shows cannot make
+    /// a PC (only below the graph's own fields; elsewhere it cannot tell).
+    pub(crate) fn pruned_by(mut self, graph: Option<&'a PcGraph>) -> Self {
+        self.graph = graph;
+        self
     }
 
     /// The search over a solver's tables, keeping children (see
@@ -203,6 +215,7 @@ impl<'a> KnownSolver<'a> {
             &mut context.tables.known,
         )
         .caching_children()
+        .pruned_by(context.options.graph.as_deref())
     }
 
     /// Keeps the children of every (field, piece) met. The adaptive solver meets the same
@@ -240,6 +253,9 @@ impl<'a> KnownSolver<'a> {
     /// As [`KnownSolver::children`], never remembered: for searches that meet each
     /// (field, piece) once.
     pub(crate) fn fresh_children(&self, field: &PcField, piece: Piece) -> Vec<u128> {
+        if let Some(children) = self.graph.and_then(|g| g.children_by_piece(field, piece)) {
+            return children;
+        }
         placements_toward_pc(&self.generator, field, piece)
             .into_iter()
             .map(|p| field.place(&p))

@@ -8,6 +8,7 @@ use super::parallel::{by_runs, runs_for};
 use super::{key, lookup, moves, three_left};
 use crate::field::PcField;
 use crate::rules::RulesId;
+use pc_srs::Piece;
 
 /// The graph of perfect clears from one start field under one rule set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,6 +155,23 @@ impl PcGraph {
             .map_or(1, |at| runs_for(self.layers[at].len()));
         self.three_left = three_left::ThreeLeft::in_runs(&self.layers, runs.unwrap_or(three_runs));
         self.four_left = LazyFourLeft::default();
+    }
+
+    /// The fields that placing `piece` on `field` leads to and that can still make a PC,
+    /// as [`PcField::key`]s (one per field), or `None` when the graph does not have `field`.
+    pub(crate) fn children_by_piece(&self, field: &PcField, piece: Piece) -> Option<Vec<u128>> {
+        let (layer, index) = self.find(field)?;
+        let edges = self.layers[layer].edges(index);
+        let mut children: Vec<u128> = edges
+            .iter()
+            .enumerate()
+            .filter(|&(_, &e)| edge_piece(e) == piece.index())
+            .filter_map(|(j, _)| self.child(layer, index, j))
+            .map(|child| self.field(layer + 1, child).key())
+            .collect();
+        children.sort_unstable();
+        children.dedup();
+        Some(children)
     }
 
     /// Where a field is: its layer and its index there, when the graph has it.
