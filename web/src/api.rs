@@ -518,7 +518,7 @@ pub struct EstimateAnswer {
     pub engine: String,
 }
 
-/// Estimates the position (`Solver::estimate`, [`ESTIMATE_SAMPLES`] draws, seeded by the
+/// Estimates the position (`Solver::estimate`, `ESTIMATE_SAMPLES` draws, seeded by the
 /// position so that the same position gets the same estimate).
 pub fn estimate(setup: &Setup) -> Result<EstimateAnswer, FormError> {
     let p = &setup.position;
