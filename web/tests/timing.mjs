@@ -33,7 +33,8 @@ const base = args.url;
 const runs = Number(args.runs ?? 5);
 const LONG = 'field=..........&hold=I&queue=JLOSTZ&kicks=srs';
 // --start LINK times another Play start the graph answers (e.g. a start of a PC with four
-// previews, five pieces unknown); --start-chance its chance, checked when given.
+// previews, five pieces unknown, or with three, which Play estimates from the graph);
+// --start-chance its chance, checked when given.
 const GAME_START = args.start ?? 'play=1&seed=1&preview=5&field=..........&queue=LSITJO&bag=Z&kicks=srs';
 const START_CHANCE = args['start-chance'] ?? (args.start ? null : '69/70');
 
@@ -130,6 +131,7 @@ async function gameStart(page) {
     return {
       graph: g.state, fromCache: g.fromCache, graphLoadMs: g.ms, chance: a.chance?.fraction ?? null,
       holdFirst: a.hold_first?.fraction ?? null, moves: a.moves.length, partial: !!a.partial, engine: t.engine,
+      estimate: a.estimate ? { ...a.estimate, percent: a.chance.percent, stdError: a.chance.std_error } : null,
       solveMs: t.solveMs, answerMs: t.ms, workerMemoryMiB: Math.round(t.memory / 2 ** 20),
       hint: document.getElementById('hint-text').textContent,
     };
