@@ -324,6 +324,12 @@ export async function playChecks({
     assertEqual(await text(page, '#play-percent'), `± ${answer.chance.std_error.toFixed(2)}`, 'its standard error');
     const status = await text(page, '#play-status');
     assert(status.startsWith('estimated in ') && status.includes(`over ${answer.estimate.samples} draws`), `status "${status}"`);
+    // On a phone the estimate and its error show as on a desktop, and the page fits.
+    await page.setViewport({ width: 360, height: 740 });
+    await page.screenshot({ path: join(out, 'play-estimate-360.png') });
+    assert(!await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), 'the page fits 360 px');
+    assertEqual(await text(page, '#chance'), s.chance, '#chance at 360 px');
+    await page.setViewport({ width: 1440, height: 960 });
     const best = answer.moves[0];
     const holdFirst = !!answer.hold_first && answer.hold_first.percent > best.chance.percent;
     let after;
