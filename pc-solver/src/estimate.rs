@@ -157,7 +157,8 @@ impl Solver {
     /// is quick already, it is that answer (`revealed` 0, errors 0).
     ///
     /// Errors as [`Solver::recommend`]. Cost: `samples` rankings of the position with the
-    /// longer preview, on a solver of its own (a fraction of a second each with a graph).
+    /// longer preview, on a solver of its own, each answered by the graph's walk, the layered
+    /// search or the known-queue search (the crate README has figures).
     ///
     /// ```
     /// use pc_solver::{EstimateOptions, Position, Rules, Solver, SolverOptions};

@@ -446,8 +446,8 @@ pub fn costly_hold_decision(setup: &Setup) -> bool {
         && unknown_pieces(p) >= 3
 }
 
-/// Draws of an estimate in Play mode: a few seconds in the page for the first decision of
-/// a PC with three previews.
+/// Draws of an estimate in Play mode (each a ranking with the longer preview; web/README.md
+/// has the time they take).
 const ESTIMATE_SAMPLES: usize = 8;
 
 /// Whether Play estimates the position: the graph of the rules is loaded (the draws are
