@@ -6,11 +6,11 @@
 //! ```
 
 use clap::{Parser, ValueEnum};
-use pc_bag::PatternSet;
+use pc_bag::{PatternSet, searching_sequences};
 use pc_bitboard::Board32;
 use pc_examples::{FieldArgs, SfinderRulesArgs, fail, progress_bar, show_progress};
 use pc_fumen::Fumen;
-use pc_solver::{PathResult, PcField, Piece, path_with_progress};
+use pc_solver::{PathResult, PathStage, PcField, Piece, path_summary, path_with_progress};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -260,6 +260,83 @@ fn html(board: &Board32, result: &PathResult, minimal: &[usize]) -> String {
     out
 }
 
+/// Shows `done` of `total` on the bar; stops once the deadline is past.
+fn advance(
+    bar: &indicatif::ProgressBar,
+    done: u64,
+    total: u64,
+    deadline: Option<Instant>,
+) -> ControlFlow<()> {
+    bar.set_length(total);
+    bar.set_position(done);
+    match deadline {
+        Some(deadline) if Instant::now() >= deadline => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    }
+}
+
+/// Above this many queues, `-k none` keeps no queues per solution ([`path_summary`]).
+const LARGE_PATTERN: usize = 100_000;
+
+/// `-k none` for a pattern of many queues: the same files and counts from
+/// [`path_summary`], which keeps no queues per solution.
+fn summary(
+    cli: &Cli,
+    field: &PcField,
+    rules: &pc_solver::Rules,
+    patterns: &PatternSet,
+    started: Instant,
+    deadline: Option<Instant>,
+) {
+    let bar = progress_bar(0, "fills", show_progress(false, false));
+    let mut reached = (PathStage::Fills, 0, 0);
+    let result = path_summary(field, rules, patterns, &mut |stage, done, total| {
+        if stage != reached.0 {
+            bar.set_message("queues covered by the minimal set");
+        }
+        reached = (stage, done, total);
+        advance(&bar, done, total, deadline)
+    })
+    .unwrap_or_else(|e| fail(e));
+    bar.finish_and_clear();
+    if !result.complete {
+        let (stage, done, total) = reached;
+        match stage {
+            PathStage::Fills => println!(
+                "Stopped at the time limit: the solutions below are those of {done} of the {total} fills, found in {:.1} s",
+                started.elapsed().as_secs_f64()
+            ),
+            _ => println!(
+                "Stopped at the time limit: every solution found; the minimal set below covers {done} of {total} queues, in {:.1} s",
+                started.elapsed().as_secs_f64()
+            ),
+        }
+    }
+    let elapsed = started.elapsed();
+    match result.covered {
+        Some(covered) => println!("Queues with a PC = {covered} of {}", result.queues),
+        None => println!("Queues with a PC = not known yet, of {}", result.queues),
+    }
+    println!("Found path [unique] = {}", result.solutions.len());
+    println!("Found path [minimal] = {}", result.minimal.len());
+    println!("Search: {:.1} ms", elapsed.as_secs_f64() * 1000.0);
+    let dir = output_dir(&cli.output);
+    if !dir.as_os_str().is_empty() {
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| fail(format!("{}: {e}", dir.display())));
+    }
+    let lines = |indices: &mut dyn Iterator<Item = usize>| {
+        indices
+            .filter_map(|i| result.sfinder_csv(i))
+            .map(|line| line + "\n")
+            .collect::<String>()
+    };
+    let unique = dir.join("path_unique.csv");
+    let minimal = dir.join("path_minimal.csv");
+    write_whole(&unique, &lines(&mut (0..result.solutions.len())));
+    write_whole(&minimal, &lines(&mut result.minimal.iter().copied()));
+    println!("Wrote {} and {}", unique.display(), minimal.display());
+}
+
 fn main() {
     let cli = Cli::parse_from(sfinder_args());
     if matches!(cli.key, Key::Solution | Key::Use) {
@@ -291,16 +368,20 @@ fn main() {
     let deadline = cli
         .time_limit
         .map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+    let cut =
+        searching_sequences(&patterns, field.pieces_needed() as usize, hold).unwrap_or_default();
+    if cli.key == Key::None && cli.format == OutputFormat::Csv && cut.len() > LARGE_PATTERN {
+        println!("Piece pop count = {}", cut[0].len());
+        drop(cut);
+        summary(&cli, &field, &rules, &patterns, started, deadline);
+        return;
+    }
+    drop(cut);
     let bar = progress_bar(0, "fills", show_progress(false, false));
     let mut walked = (0, 0);
     let result = path_with_progress(&field, &rules, &patterns, &mut |done, total| {
         walked = (done, total);
-        bar.set_length(total);
-        bar.set_position(done);
-        match deadline {
-            Some(deadline) if Instant::now() >= deadline => ControlFlow::Break(()),
-            _ => ControlFlow::Continue(()),
-        }
+        advance(&bar, done, total, deadline)
     })
     .unwrap_or_else(|e| fail(e));
     bar.finish_and_clear();

@@ -1,11 +1,13 @@
 //! sfinder's `path` and `cover` (`pc_solver::path`, `pc_solver::cover`) on the cases of
 //! `testdata/sfinder/path/` that take sfinder over 5 s of CPU (`timings.csv` there has
-//! sfinder's figures). The counts are asserted first, so a fast path that breaks
-//! correctness fails here too.
+//! sfinder's figures), and the same cases by `pc_solver::path_summary` (no queues kept per
+//! solution). The counts are asserted first, so a fast path that breaks correctness fails
+//! here too.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pc_solver::{KickTable, PcField, Rules, path};
+use pc_solver::{KickTable, PcField, Rules, path, path_summary};
 use std::hint::black_box;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 struct Case {
@@ -70,6 +72,19 @@ fn bench_path(c: &mut Criterion) {
                 let result = path(black_box(&field), &case.rules, &pattern).unwrap();
                 black_box(result.minimal().len())
             })
+        });
+        let summary = |field: &PcField| {
+            path_summary(field, &case.rules, &pattern, &mut |_, _, _| {
+                ControlFlow::Continue(())
+            })
+            .unwrap()
+        };
+        let first = summary(&field);
+        assert_eq!(first.solutions.len(), case.unique, "{}", case.name);
+        assert_eq!(first.covered, Some(result.covered()), "{}", case.name);
+        assert_eq!(first.minimal.len(), result.minimal().len(), "{}", case.name);
+        group.bench_function(format!("summary {}", case.name), |b| {
+            b.iter(|| black_box(summary(black_box(&field)).minimal.len()))
         });
     }
     group.finish();

@@ -24,7 +24,10 @@ pub use error::SolverError;
 pub use estimate::{Estimate, EstimateOptions, EstimatedMove, Mean};
 pub use field::{MAX_CLEAR_LINE, PcField};
 pub use options::SolverOptions;
-pub use path::{CoverResult, PathResult, PathSolution, cover, path, path_with_progress};
+pub use path::{
+    CoverResult, PathResult, PathSolution, PathStage, PathSummary, cover, path, path_summary,
+    path_with_progress,
+};
 pub use percent::{PercentResult, TreeNode, percent, percent_with_progress};
 pub use position::{Move, ParseMoveError, Position};
 pub use rules::{Rules, RulesId};

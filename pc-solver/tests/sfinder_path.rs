@@ -3,7 +3,7 @@
 //! writes each placement on the field of its turn, and the order of a line is its own), the
 //! same queues covered, and a minimal set no larger than sfinder's that covers them all.
 
-use pc_solver::{DropMode, KickTable, PcField, Piece, Placement, Rules, path};
+use pc_solver::{DropMode, KickTable, PcField, Piece, Placement, Rules, path, path_summary};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -222,6 +222,7 @@ fn path_finds_the_solutions_sfinder_finds() {
                 ours_cover.len()
             ));
         }
+        check_summary(&case, &field, &result, &minimal, &mut failures);
         by_queue += usize::from(check_by_queue(&case.name, &result, &mut failures));
         if minimal.len() > case.minimal {
             failures.push(format!(
@@ -235,6 +236,58 @@ fn path_finds_the_solutions_sfinder_finds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     if only.is_none() {
         assert_eq!(by_queue, 4, "the cases with sfinder's -k pattern answer");
+    }
+}
+
+/// [`path_summary`] finds the solutions [`path`] finds, in the same order, the same count
+/// of queues with a PC, and a minimal set that covers them, no larger than sfinder's (the
+/// same as [`PathResult::minimal`] where no solution's queues are among another's with as
+/// many new ones).
+fn check_summary(
+    case: &Case,
+    field: &PcField,
+    result: &pc_solver::PathResult,
+    minimal: &[usize],
+    failures: &mut Vec<String>,
+) {
+    let summary = path_summary(
+        field,
+        &rules(case),
+        &case.pattern.parse().unwrap(),
+        &mut |_, _, _| std::ops::ControlFlow::Continue(()),
+    )
+    .unwrap();
+    assert!(summary.complete, "{}", case.name);
+    let placements: Vec<&Vec<Placement>> = result.solutions.iter().map(|s| &s.placements).collect();
+    assert_eq!(
+        summary.solutions.iter().collect::<Vec<_>>(),
+        placements,
+        "{}: the summary's solutions",
+        case.name
+    );
+    assert_eq!(summary.queues, result.queues.len(), "{}", case.name);
+    assert_eq!(summary.covered, Some(result.covered()), "{}", case.name);
+    let mut cover = BTreeSet::new();
+    for &i in &summary.minimal {
+        cover.extend(result.solutions[i].queues.iter().copied());
+    }
+    if cover.len() != result.covered() || summary.minimal.len() > case.minimal {
+        failures.push(format!(
+            "{}: the summary's minimal set of {} covers {} of {} queues (sfinder's set: {})",
+            case.name,
+            summary.minimal.len(),
+            cover.len(),
+            result.covered(),
+            case.minimal
+        ));
+    }
+    if summary.minimal != minimal {
+        eprintln!(
+            "{}: the summary's minimal set has {} solutions, PathResult::minimal {}",
+            case.name,
+            summary.minimal.len(),
+            minimal.len()
+        );
     }
 }
 

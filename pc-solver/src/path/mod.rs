@@ -6,19 +6,27 @@
 //! For each fill (or setup), a walk over the sets of its placements already placed finds
 //! the orders that build it (each placement reachable and resting on the field of its turn,
 //! rows cleared before it removed), and in the same walk the queues of the pattern that
-//! give one of those orders, hold included: all queues at once, as a tree of their
-//! prefixes.
+//! give one of those orders, hold included, all queues at once: first with the queues as a
+//! small automaton ([`queue_dag`]), which tells whether any queue builds the fill, then,
+//! for the fills some queue builds, over the tree of the queues' prefixes, which lists
+//! them ([`path_summary`] counts them on the automaton instead).
 
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::rules::Rules;
 use ahash::{AHashMap, AHashSet};
-use pc_bag::{PatternSet, searching_sequences};
+use pc_bag::{PatternSet, Sequence, searching_sequences};
 use pc_bitboard::Board32;
 use pc_srs::{CentrePos, MoveGenerator, Orientation, Piece, Placement, shape};
 use pc_zdd_graph::{BuildOptions, FillGraph, FillPlacement, PieceCounts};
+use queue_dag::QueueDag;
 use std::fmt;
 use std::ops::ControlFlow;
+
+pub use summary::{PathStage, PathSummary, path_summary};
+
+mod queue_dag;
+mod summary;
 
 /// The perfect clears of a field for a pattern ([`path`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,13 +137,17 @@ impl PathSolution {
     /// each placement, joined by `;`, with sfinder's rotation names (`0`, `R`, `2`, `L`,
     /// the ones it uses for I, S, Z and O) and the rotation centre's cell.
     pub fn sfinder_csv(&self) -> String {
-        let parts: Vec<String> = self
-            .placements
-            .iter()
-            .map(|p| SfinderPlacement(*p).to_string())
-            .collect();
-        parts.join(";")
+        sfinder_csv(&self.placements)
     }
+}
+
+/// Placements as sfinder's csv writes them ([`PathSolution::sfinder_csv`]).
+fn sfinder_csv(placements: &[Placement]) -> String {
+    let parts: Vec<String> = placements
+        .iter()
+        .map(|p| SfinderPlacement(*p).to_string())
+        .collect();
+    parts.join(";")
 }
 
 /// A placement as sfinder names it: I and S turned left rather than right, Z right, O in
@@ -193,8 +205,11 @@ fn is_subset(a: &[u32], b: &[u32]) -> bool {
 ///
 /// Errors: [`SolverError::PatternTooShort`] when the pattern gives fewer pieces than the PC
 /// needs. Cost: one walk over the orders of each fill of the field whose pieces the queues
-/// hold, and over the queues' prefixes that give them, so it grows with the fills and the
-/// queues (a field a few pieces from a PC has few fills; the empty field has millions).
+/// hold, with the queues as a small automaton, then for each solution a walk over the
+/// prefixes of the queues that build it; memory grows with the solutions times their
+/// queues, so for patterns of many queues (the empty field with `*p7,*p4`: 4.2 million
+/// queues, hundreds of thousands of solutions) use [`path_summary`], which keeps no
+/// queues per solution.
 ///
 /// ```
 /// use pc_solver::{PcField, Rules, path};
@@ -262,12 +277,7 @@ pub fn path_with_progress(
     progress: &mut dyn FnMut(u64, u64) -> ControlFlow<()>,
 ) -> Result<PathResult, SolverError> {
     let needed = field.pieces_needed();
-    let sequences = searching_sequences(patterns, needed as usize, rules.hold).map_err(|e| {
-        SolverError::PatternTooShort {
-            given: e.available,
-            needed,
-        }
-    })?;
+    let sequences = cut_queues(field, rules, patterns)?;
     let queues: Vec<Vec<Piece>> = sequences.iter().map(|s| s.iter().collect()).collect();
     if needed == 0 {
         // The PC is made already: every queue builds it, with no placement.
@@ -282,26 +292,57 @@ pub fn path_with_progress(
             complete: true,
         });
     }
-    let tree = QueueTree::new(&queues);
+    let tree = QueueTree::new(queues.iter().map(|q| q.iter().copied()));
+    let dag = QueueDag::new(&tree);
+    let budget = tree.budget(needed as usize);
+    let mut solutions = Vec::new();
+    let complete = walk_fills(field, rules, budget, progress, |builder, fill| {
+        if let Some(solution) = builder.solution(fill, &dag, &tree) {
+            solutions.push(solution);
+        }
+    });
+    Ok(PathResult {
+        queues,
+        solutions,
+        complete,
+    })
+}
+
+/// The queues of `patterns` a PC of `field` is searched with under `rules`: cut to the
+/// pieces it can use, without repeats, sorted.
+fn cut_queues(
+    field: &PcField,
+    rules: &Rules,
+    patterns: &PatternSet,
+) -> Result<Vec<Sequence>, SolverError> {
+    let needed = field.pieces_needed();
+    searching_sequences(patterns, needed as usize, rules.hold).map_err(|e| {
+        SolverError::PatternTooShort {
+            given: e.available,
+            needed,
+        }
+    })
+}
+
+/// Calls `visit` with each fill of `field` with at most `budget` of each piece, on the
+/// uncleared field, telling `progress` as [`path_with_progress`] does; whether every fill
+/// was visited.
+fn walk_fills(
+    field: &PcField,
+    rules: &Rules,
+    budget: PieceCounts,
+    progress: &mut dyn FnMut(u64, u64) -> ControlFlow<()>,
+    mut visit: impl FnMut(&mut Builder<'_>, &[Uncleared]),
+) -> bool {
     let graph = FillGraph::build(
         field.board(),
         field.clear_line(),
-        BuildOptions::new()
-            .piece_budget(tree.budget(needed as usize))
-            .acyclic(true),
+        BuildOptions::new().piece_budget(budget).acyclic(true),
     )
     .expect("a checked PC field has a fill graph");
     let total = u64::try_from(graph.count()).unwrap_or(u64::MAX);
     let movegen = MoveGenerator::new(&rules.kicks, rules.drop);
-    let mut builder = Builder {
-        board: *field.board(),
-        entry_line: field.clear_line(),
-        movegen: &movegen,
-        tree: &tree,
-        hold: rules.hold,
-        reachable: AHashMap::new(),
-    };
-    let mut solutions = Vec::new();
+    let mut builder = Builder::new(field, rules, &movegen);
     let mut complete = progress(0, total).is_continue();
     let mut done = 0u64;
     let mut fills = graph.fills();
@@ -310,9 +351,7 @@ pub fn path_with_progress(
             break;
         };
         let placements: Vec<FillPlacement> = fill.iter().map(|&id| *graph.placement(id)).collect();
-        if let Some(solution) = builder.solution(&uncleared_fill(&placements)) {
-            solutions.push(solution);
-        }
+        visit(&mut builder, &uncleared_fill(&placements));
         done += 1;
         if done % FILLS_PER_CALL == 0 {
             complete = progress(done, total).is_continue();
@@ -321,11 +360,7 @@ pub fn path_with_progress(
     if complete {
         let _ = progress(total, total);
     }
-    Ok(PathResult {
-        queues,
-        solutions,
-        complete,
-    })
+    complete
 }
 
 /// Which queues of a pattern build given setups ([`cover`]).
@@ -400,20 +435,19 @@ pub fn cover(
         .enumerate()
         .map(|(i, setup)| setup_on(field, setup, i))
         .collect::<Result<Vec<_>, _>>()?;
-    let tree = QueueTree::new(&queues);
+    let tree = QueueTree::new(queues.iter().map(|q| q.iter().copied()));
     let movegen = MoveGenerator::new(&rules.kicks, rules.drop);
     let mut builder = Builder {
         board: *field,
         entry_line: COVER_ENTRY_LINE,
         movegen: &movegen,
-        tree: &tree,
         hold: rules.hold,
         reachable: AHashMap::new(),
     };
     let built = sets
         .iter()
         .map(|set| {
-            let built = builder.built(set, &mut AHashMap::new());
+            let built = builder.built(set, &mut AHashMap::new(), &tree);
             let mut marked = vec![false; tree.children.len()];
             for &node in &built.prefixes {
                 marked[node as usize] = true;
@@ -480,6 +514,32 @@ const MAX_SETUP: usize = 31;
 /// A row with all ten cells filled.
 const FULL_ROW: u16 = 0x3ff;
 
+/// Queues as an automaton read piece by piece: the tree of their prefixes, or the same with
+/// equal rests merged ([`QueueDag`]).
+trait Queues {
+    fn root(&self) -> u32;
+    /// The node after `piece` ([`NONE`] when no queue goes on with it).
+    fn child(&self, node: u32, piece: usize) -> u32;
+    /// Whether a queue ends at `node`.
+    fn ends(&self, node: u32) -> bool;
+}
+
+impl Queues for QueueTree {
+    fn root(&self) -> u32 {
+        0
+    }
+
+    #[inline]
+    fn child(&self, node: u32, piece: usize) -> u32 {
+        self.children[node as usize][piece]
+    }
+
+    #[inline]
+    fn ends(&self, node: u32) -> bool {
+        self.queue[node as usize] != NONE
+    }
+}
+
 /// The queues as a tree of their prefixes: node 0 is the empty prefix.
 struct QueueTree {
     /// Each node's child for each piece ([`NONE`] for none).
@@ -493,16 +553,17 @@ struct QueueTree {
 const NONE: u32 = u32::MAX;
 
 impl QueueTree {
-    fn new(queues: &[Vec<Piece>]) -> QueueTree {
+    /// The tree of `queues`, numbered in their order.
+    fn new<Q: IntoIterator<Item = Piece>>(queues: impl IntoIterator<Item = Q>) -> QueueTree {
         let mut tree = QueueTree {
             children: vec![[NONE; 7]],
             queue: vec![NONE],
             most: [0; 7],
         };
-        for (q, queue) in queues.iter().enumerate() {
+        for (q, queue) in queues.into_iter().enumerate() {
             let mut node = 0;
             let mut counts = [0u8; 7];
-            for &piece in queue {
+            for piece in queue {
                 counts[piece.index()] += 1;
                 let child = tree.children[node][piece.index()];
                 node = if child == NONE {
@@ -545,26 +606,59 @@ struct Uncleared {
     rows: u32,
     /// The cells as a board, merged into the field of each step.
     board: Board32,
+    /// The rows from its lowest to its highest, and the placement there when those are
+    /// all its rows (no row cleared through it): what it lands as when no row of the
+    /// span is cleared, lowered by the rows cleared below it.
+    span: u32,
+    whole: Option<Placement>,
 }
 
 impl Uncleared {
     fn new(piece: Piece, cells: [(u8, u8); 4]) -> Uncleared {
-        let rows = cells.iter().fold(0, |rows, &(_, y)| rows | 1 << y);
+        let rows: u32 = cells.iter().fold(0, |rows, &(_, y)| rows | 1 << y);
         let mut board = Board32::new();
         for &(x, y) in &cells {
             board.fill(usize::from(x), u32::from(y));
         }
-        Uncleared {
+        let lowest = rows.trailing_zeros();
+        let highest = 31 - rows.leading_zeros();
+        let span = ((1u64 << (highest + 1)) - (1u64 << lowest)) as u32;
+        let mut uncleared = Uncleared {
             piece,
             cells,
             rows,
             board,
+            span,
+            whole: None,
+        };
+        if span == rows {
+            uncleared.whole = uncleared.landed(0);
         }
+        uncleared
     }
 
     /// The placement as it lands once the rows of `cleared` are cleared, in its canonical
     /// orientation; `None` when a row it covers is cleared or a row it skips is not.
     fn after_clears(&self, cleared: u32) -> Option<Placement> {
+        if self.span & cleared != 0 {
+            return self.landed(cleared);
+        }
+        let whole = self.whole?;
+        let below = (cleared & (self.span - 1) & !self.span).count_ones() as i32;
+        let centre = whole.centre();
+        Placement::new(
+            self.piece,
+            whole.orientation(),
+            CentrePos {
+                x: centre.x,
+                y: centre.y - below,
+            },
+        )
+        .ok()
+    }
+
+    /// [`Uncleared::after_clears`], its cells matched against each orientation.
+    fn landed(&self, cleared: u32) -> Option<Placement> {
         let lowest = self.rows.trailing_zeros();
         let highest = 31 - self.rows.leading_zeros();
         let span = ((1u64 << (highest + 1)) - (1u64 << lowest)) as u32;
@@ -616,11 +710,17 @@ struct Builder<'a> {
     /// Where pieces enter (the clear line of a PC, or above the stack).
     entry_line: u32,
     movegen: &'a MoveGenerator<'a>,
-    tree: &'a QueueTree,
     hold: bool,
     /// Whether a placement is reached on a field, for all sets (they share many fields).
     reachable: AHashMap<(Board32, Placement), bool>,
 }
+
+/// What a prefix of a queue leaves a walk over a set's orders: each (placements placed,
+/// piece in hand) it can reach, sorted.
+type Configs = Vec<(u32, u8)>;
+
+/// How many answers of move generation a [`Builder`] keeps.
+const MAX_REACHABLE_KEPT: usize = 1 << 20;
 
 /// A step of an order: a placement not placed yet that can be placed now.
 #[derive(Clone, Copy)]
@@ -645,23 +745,85 @@ struct Built {
     queues: Vec<u32>,
 }
 
-impl Builder<'_> {
+impl<'a> Builder<'a> {
+    /// A builder of PCs of `field` under `rules`, placements found by `movegen`.
+    fn new(field: &PcField, rules: &Rules, movegen: &'a MoveGenerator<'a>) -> Builder<'a> {
+        Builder {
+            board: *field.board(),
+            entry_line: field.clear_line(),
+            movegen,
+            hold: rules.hold,
+            reachable: AHashMap::new(),
+        }
+    }
+
     /// Which queues of the tree build every placement of `set` (a fill, or a setup).
-    fn built(&mut self, set: &[Uncleared], steps: &mut AHashMap<u32, Vec<Step>>) -> Built {
-        let full = (1u32 << set.len()) - 1;
-        // Walk (placed, tree node, piece in hand) depth first. The hand is the piece held
-        // or the current one, whichever stays: each placement takes in the next piece.
-        let mut seen: AHashSet<(u32, u32, u8)> = AHashSet::new();
+    fn built(
+        &mut self,
+        set: &[Uncleared],
+        steps: &mut AHashMap<u32, Vec<Step>>,
+        tree: &QueueTree,
+    ) -> Built {
         let mut built = Built::default();
+        self.walk_orders(set, steps, tree, |node, hand_last| {
+            if hand_last {
+                built.queues.push(tree.queue[node as usize]);
+            } else {
+                built.prefixes.push(node);
+            }
+            ControlFlow::Continue(())
+        });
+        built
+    }
+
+    /// The queues of the tree that build every placement of `set`, ascending, when every
+    /// queue is as long as a PC of `set` can use (a prefix that builds it is a queue, as
+    /// in `path`).
+    fn whole_queues(
+        &mut self,
+        set: &[Uncleared],
+        steps: &mut AHashMap<u32, Vec<Step>>,
+        tree: &QueueTree,
+    ) -> Vec<u32> {
+        let built = self.built(set, steps, tree);
+        let mut queues: Vec<u32> = built
+            .prefixes
+            .iter()
+            .map(|&node| tree.queue[node as usize])
+            .chain(built.queues)
+            .filter(|&q| q != NONE)
+            .collect();
+        queues.sort_unstable();
+        queues.dedup();
+        queues
+    }
+
+    /// Walks (placed, node of `queues`, piece in hand) depth first, each state once, and
+    /// calls `done(node, hand_last)` at each state with every placement of `set` placed:
+    /// every queue going on from the node builds the set, or, when `hand_last`, the queue
+    /// ending at the node does, its last piece in hand placed last. The hand is the piece
+    /// held or the current one, whichever stays: each placement takes in the next piece.
+    /// Stops when `done` breaks.
+    fn walk_orders<Q: Queues>(
+        &mut self,
+        set: &[Uncleared],
+        steps: &mut AHashMap<u32, Vec<Step>>,
+        queues: &Q,
+        mut done: impl FnMut(u32, bool) -> ControlFlow<()>,
+    ) {
+        let full = (1u32 << set.len()) - 1;
+        let root = queues.root();
+        let mut seen: AHashSet<(u32, u32, u8)> = AHashSet::new();
         let mut stack: Vec<(u32, u32, u8)> = Vec::new();
         if self.hold {
-            for (piece, &child) in self.tree.children[0].iter().enumerate() {
+            for piece in 0..7 {
+                let child = queues.child(root, piece);
                 if child != NONE {
                     stack.push((0, child, piece as u8));
                 }
             }
         } else {
-            stack.push((0, 0, EMPTY_HAND));
+            stack.push((0, root, EMPTY_HAND));
         }
         while let Some(state) = stack.pop() {
             if !seen.insert(state) {
@@ -669,62 +831,229 @@ impl Builder<'_> {
             }
             let (placed, node, hand) = state;
             if placed == full {
-                if hand == EMPTY_HAND && self.hold {
-                    built.queues.push(self.tree.queue[node as usize]);
-                } else {
-                    built.prefixes.push(node);
+                if done(node, hand == EMPTY_HAND && self.hold).is_break() {
+                    return;
                 }
                 continue;
             }
-            if !steps.contains_key(&placed) {
-                let found = self.steps(set, placed);
-                steps.insert(placed, found);
-            }
-            let from = &steps[&placed];
-            let next = &self.tree.children[node as usize];
-            for step in from {
+            for step in steps
+                .entry(placed)
+                .or_insert_with(|| self.steps(set, placed))
+                .iter()
+            {
                 let piece = step.piece.index();
                 let after = placed | 1 << step.index;
                 // The next piece of the queue placed, the hand kept.
-                if next[piece] != NONE {
-                    stack.push((after, next[piece], hand));
+                let next = queues.child(node, piece);
+                if next != NONE {
+                    stack.push((after, next, hand));
                 }
                 if usize::from(hand) == piece {
                     // The piece in hand placed, the next piece taken into hand.
-                    for (p, &child) in next.iter().enumerate() {
+                    for p in 0..7 {
+                        let child = queues.child(node, p);
                         if child != NONE {
                             stack.push((after, child, p as u8));
                         }
                     }
                     // Or, when a queue ends here, placed last, finishing the set.
-                    if self.tree.queue[node as usize] != NONE && after == full {
+                    if queues.ends(node) && after == full {
                         stack.push((after, node, EMPTY_HAND));
                     }
                 }
             }
         }
-        built
     }
 
-    /// The solution a fill makes, if some queue builds it.
-    fn solution(&mut self, fill: &[Uncleared]) -> Option<PathSolution> {
+    /// The solution a fill makes, if some queue builds it, with the queues that build it
+    /// (the queues as an automaton, `dag`, and as a tree, `tree`).
+    fn solution(
+        &mut self,
+        fill: &[Uncleared],
+        dag: &QueueDag,
+        tree: &QueueTree,
+    ) -> Option<PathSolution> {
         let mut steps = AHashMap::new();
-        let built = self.built(fill, &mut steps);
-        // Every queue is as long as the PC can use: a prefix that builds it is a queue.
-        let mut queues: Vec<u32> = built
-            .prefixes
-            .iter()
-            .map(|&node| self.tree.queue[node as usize])
-            .chain(built.queues)
-            .filter(|&q| q != NONE)
-            .collect();
-        if queues.is_empty() {
+        // Most fills are built by no queue: told apart without listing queues.
+        if !self.builds(fill, &mut steps, dag) {
             return None;
         }
-        queues.sort_unstable();
-        queues.dedup();
+        // Listed from the tree: for the patterns whose lists fit in memory, quicker than
+        // from the automaton.
+        let queues = self.whole_queues(fill, &mut steps, tree);
         let placements = self.one_order(fill, &mut steps)?;
         Some(PathSolution { placements, queues })
+    }
+
+    /// Whether some queue of `dag` builds every placement of `set`: the walk stops at the
+    /// first state with every placement placed (each node goes on to some queue).
+    fn builds(
+        &mut self,
+        set: &[Uncleared],
+        steps: &mut AHashMap<u32, Vec<Step>>,
+        dag: &QueueDag,
+    ) -> bool {
+        let mut found = false;
+        self.walk_orders(set, steps, dag, |_, _| {
+            found = true;
+            ControlFlow::Break(())
+        });
+        found
+    }
+
+    /// How many queues of `dag` build every placement of `set`: [`Builder::queue_ranges`]
+    /// counted, each (node, what its prefixes leave) counted once however many prefixes
+    /// lead to it.
+    fn queue_count(
+        &mut self,
+        set: &[Uncleared],
+        steps: &mut AHashMap<u32, Vec<Step>>,
+        dag: &QueueDag,
+    ) -> u64 {
+        let mut memo: AHashMap<(u32, Configs), u64> = AHashMap::new();
+        if self.hold {
+            let root = dag.root as usize;
+            (0..7)
+                .filter(|&piece| dag.children[root][piece] != NONE)
+                .map(|piece| {
+                    let start = vec![(0, piece as u8)];
+                    self.count_from(set, steps, dag, dag.children[root][piece], start, &mut memo)
+                })
+                .sum()
+        } else {
+            self.count_from(set, steps, dag, dag.root, vec![(0, EMPTY_HAND)], &mut memo)
+        }
+    }
+
+    /// The queues going on from `node` that build `set` from any of `configs`, counted
+    /// once per such pair ([`Builder::queue_count`]).
+    fn count_from(
+        &mut self,
+        set: &[Uncleared],
+        steps: &mut AHashMap<u32, Vec<Step>>,
+        dag: &QueueDag,
+        node: u32,
+        configs: Configs,
+        memo: &mut AHashMap<(u32, Configs), u64>,
+    ) -> u64 {
+        let full = (1u32 << set.len()) - 1;
+        if configs.iter().any(|&(placed, _)| placed == full) {
+            return dag.below[node as usize];
+        }
+        let key = (node, configs);
+        if let Some(&count) = memo.get(&key) {
+            return count;
+        }
+        let (next, ends_here) = self.read_next(set, steps, &key.1);
+        let mut count = u64::from(ends_here && dag.ends[node as usize]);
+        for (piece, mut configs) in next.into_iter().enumerate() {
+            let child = dag.children[node as usize][piece];
+            if child == NONE || configs.is_empty() {
+                continue;
+            }
+            configs.sort_unstable();
+            configs.dedup();
+            count += self.count_from(set, steps, dag, child, configs, memo);
+        }
+        memo.insert(key, count);
+        count
+    }
+
+    /// What each next piece of a queue leaves, from what a prefix leaves (`configs`):
+    /// that piece placed with the hand kept, or the hand placed and that piece taken into
+    /// hand; and whether placing the hand finishes the set (a queue ending at the prefix
+    /// builds it).
+    fn read_next(
+        &mut self,
+        set: &[Uncleared],
+        steps: &mut AHashMap<u32, Vec<Step>>,
+        configs: &[(u32, u8)],
+    ) -> ([Configs; 7], bool) {
+        let full = (1u32 << set.len()) - 1;
+        let mut next: [Configs; 7] = Default::default();
+        let mut ends_here = false;
+        for &(placed, hand) in configs {
+            for step in steps
+                .entry(placed)
+                .or_insert_with(|| self.steps(set, placed))
+                .iter()
+            {
+                let piece = step.piece.index();
+                let after = placed | 1 << step.index;
+                next[piece].push((after, hand));
+                if usize::from(hand) == piece {
+                    ends_here |= after == full;
+                    for (p, configs) in next.iter_mut().enumerate() {
+                        configs.push((after, p as u8));
+                    }
+                }
+            }
+        }
+        (next, ends_here)
+    }
+
+    /// The ranks of the queues of `dag` that build every placement of `set`, as sorted,
+    /// disjoint ranges `from..to`. The queues are read piece by piece, each prefix with
+    /// every (placed, piece in hand) it can leave: once one of them has placed everything,
+    /// every queue that goes on from the prefix builds the set, a range of ranks. Prefixes
+    /// whose queues' ranks `wanted` says none of are wanted are passed over.
+    fn queue_ranges(
+        &mut self,
+        set: &[Uncleared],
+        steps: &mut AHashMap<u32, Vec<Step>>,
+        dag: &QueueDag,
+        wanted: &dyn Fn(u64, u64) -> bool,
+    ) -> Vec<(u64, u64)> {
+        let full = (1u32 << set.len()) - 1;
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
+        // (node, rank of the first queue going on from it, the (placed, hand) it leaves)
+        let mut stack: Vec<(u32, u64, Configs)> = Vec::new();
+        let root = dag.root;
+        if self.hold {
+            for (piece, &child) in dag.children[root as usize].iter().enumerate() {
+                if child != NONE {
+                    let base = dag.first_rank(root, 0, piece);
+                    if wanted(base, base + dag.below[child as usize]) {
+                        stack.push((child, base, vec![(0, piece as u8)]));
+                    }
+                }
+            }
+        } else {
+            stack.push((root, 0, vec![(0, EMPTY_HAND)]));
+        }
+        while let Some((node, base, configs)) = stack.pop() {
+            if configs.iter().any(|&(placed, _)| placed == full) {
+                ranges.push((base, base + dag.below[node as usize]));
+                continue;
+            }
+            let (mut next, ends_here) = self.read_next(set, steps, &configs);
+            if ends_here && dag.ends[node as usize] {
+                // The queue that ends here, its last piece in hand placed last.
+                ranges.push((base, base + 1));
+            }
+            for (piece, configs) in next.iter_mut().enumerate() {
+                let child = dag.children[node as usize][piece];
+                if child == NONE || configs.is_empty() {
+                    continue;
+                }
+                let first = dag.first_rank(node, base, piece);
+                if !wanted(first, first + dag.below[child as usize]) {
+                    continue;
+                }
+                configs.sort_unstable();
+                configs.dedup();
+                stack.push((child, first, std::mem::take(configs)));
+            }
+        }
+        ranges.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
+        for (from, to) in ranges {
+            match merged.last_mut() {
+                Some(last) if last.1 >= from => last.1 = last.1.max(to),
+                _ => merged.push((from, to)),
+            }
+        }
+        merged
     }
 
     /// An order that builds the set, lowest placements first where the order is free.
@@ -794,18 +1123,28 @@ impl Builder<'_> {
             let Some(placement) = p.after_clears(cleared) else {
                 continue;
             };
-            let key = (collapsed, placement);
-            let reached = match self.reachable.get(&key) {
-                Some(&reached) => reached,
-                None => {
-                    let reached = self
-                        .movegen
-                        .is_reachable(&collapsed, &placement, entry_line)
-                        .unwrap_or(false);
-                    self.reachable.insert(key, reached);
-                    reached
-                }
-            };
+            // Most placements drop straight in; the rest need move generation, whose
+            // answers are kept (up to a bound: the fields of a large pattern are many).
+            let reached = self
+                .movegen
+                .drops_or_slides_in(&collapsed, &placement, entry_line)
+                || {
+                    let key = (collapsed, placement);
+                    match self.reachable.get(&key) {
+                        Some(&reached) => reached,
+                        None => {
+                            let reached = self
+                                .movegen
+                                .is_reachable(&collapsed, &placement, entry_line)
+                                .unwrap_or(false);
+                            if self.reachable.len() >= MAX_REACHABLE_KEPT {
+                                self.reachable.clear();
+                            }
+                            self.reachable.insert(key, reached);
+                            reached
+                        }
+                    }
+                };
             if reached {
                 found.push(Step {
                     piece: placement.piece(),
@@ -815,5 +1154,74 @@ impl Builder<'_> {
             }
         }
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// For each fill of `field` some queue of `pattern` builds, its queues found from the
+    /// tree of the queues' prefixes (each prefix on its own) and from their automaton
+    /// (prefixes that leave the same merged); checks that the automaton tells the same
+    /// fills built.
+    fn both_ways(field: &PcField, rules: &Rules, pattern: &str) -> Vec<(Vec<u32>, Vec<u32>)> {
+        let patterns: PatternSet = pattern.parse().unwrap();
+        let queues = cut_queues(field, rules, &patterns).unwrap();
+        let tree = QueueTree::new(queues.iter().map(|q| q.iter()));
+        let dag = QueueDag::new(&tree);
+        let mut found = Vec::new();
+        let budget = tree.budget(field.pieces_needed() as usize);
+        let mut progress = |_, _| ControlFlow::Continue(());
+        walk_fills(field, rules, budget, &mut progress, |builder, fill| {
+            let by_tree = builder.whole_queues(fill, &mut AHashMap::new(), &tree);
+            let builds = builder.builds(fill, &mut AHashMap::new(), &dag);
+            assert_eq!(builds, !by_tree.is_empty(), "{pattern}");
+            let ranges = builder.queue_ranges(fill, &mut AHashMap::new(), &dag, &|_, _| true);
+            let by_dag: Vec<u32> = ranges
+                .iter()
+                .flat_map(|&(from, to)| from as u32..to as u32)
+                .collect();
+            if builds {
+                let count = builder.queue_count(fill, &mut AHashMap::new(), &dag);
+                assert_eq!(count, by_dag.len() as u64, "{pattern}");
+                found.push((by_tree, by_dag));
+            }
+        });
+        found
+    }
+
+    #[test]
+    fn the_queue_automaton_finds_the_queues_the_tree_of_prefixes_finds() {
+        let pco = "##.....###/###....###/####...###/###....###";
+        let three = "###......./###......./###......./###.......";
+        let hard = Rules {
+            drop: pc_srs::DropMode::Hard,
+            ..Rules::default()
+        };
+        let no_hold = Rules {
+            hold: false,
+            ..Rules::default()
+        };
+        let cases = [
+            (pco, "I,*p4", Rules::default()),
+            (pco, "I,*p4", no_hold.clone()),
+            (pco, "*p5\n[IT]p2,*p3", Rules::default()),
+            (pco, "T,*p4", hard),
+            (three, "*p7", Rules::default()),
+            (three, "*p7", no_hold),
+        ];
+        for (field, pattern, rules) in cases {
+            let field = PcField::new(field.parse().unwrap(), 4).unwrap();
+            let found = both_ways(&field, &rules, pattern);
+            assert!(!found.is_empty(), "{pattern} on {field:?}");
+            for (by_tree, by_dag) in found {
+                assert_eq!(
+                    by_dag, by_tree,
+                    "{pattern} on {field:?}, hold {}",
+                    rules.hold
+                );
+            }
+        }
     }
 }
