@@ -659,10 +659,7 @@ impl Uncleared {
 
     /// [`Uncleared::after_clears`], its cells matched against each orientation.
     fn landed(&self, cleared: u32) -> Option<Placement> {
-        let lowest = self.rows.trailing_zeros();
-        let highest = 31 - self.rows.leading_zeros();
-        let span = ((1u64 << (highest + 1)) - (1u64 << lowest)) as u32;
-        if self.rows & cleared != 0 || span & !self.rows & !cleared != 0 {
+        if self.rows & cleared != 0 || self.span & !self.rows & !cleared != 0 {
             return None;
         }
         let mut cells: Vec<(i32, i32)> = self
