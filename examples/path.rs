@@ -8,7 +8,7 @@
 use clap::{Parser, ValueEnum};
 use pc_bag::{PatternSet, searching_sequences};
 use pc_bitboard::Board32;
-use pc_examples::{FieldArgs, SfinderRulesArgs, bar_style, fail, progress_bar, show_progress};
+use pc_examples::{FieldArgs, SfinderRulesArgs, fail, progress_bar, show_progress};
 use pc_fumen::Fumen;
 use pc_solver::{PathResult, PathStage, PcField, Piece, path_summary, path_with_progress};
 use std::ops::ControlFlow;
@@ -288,11 +288,14 @@ fn summary(
     started: Instant,
     deadline: Option<Instant>,
 ) {
-    let bar = progress_bar(0, "fills", show_progress(false, false));
+    let shown = show_progress(false, false);
+    let mut bar = progress_bar(0, "fills", shown);
     let mut reached = (PathStage::Fills, 0, 0);
     let result = path_summary(field, rules, patterns, &mut |stage, done, total| {
         if stage != reached.0 {
-            bar.set_style(bar_style("queues covered by the minimal set"));
+            // A bar of its own, so that no frame mixes the fills' counts with the queues'.
+            bar.finish_and_clear();
+            bar = progress_bar(total, "queues covered by the minimal set", shown);
         }
         reached = (stage, done, total);
         advance(&bar, done, total, deadline)

@@ -240,9 +240,10 @@ fn path_finds_the_solutions_sfinder_finds() {
 }
 
 /// [`path_summary`] finds the solutions [`path`] finds, in the same order, the same count
-/// of queues with a PC, and a minimal set that covers them, no larger than sfinder's (the
-/// same as [`PathResult::minimal`] where no solution's queues are among another's with as
-/// many new ones).
+/// of queues with a PC, and a minimal set that covers them, no larger than sfinder's: the
+/// greedy choice over every solution's queues ([`greedy`]), which is
+/// [`PathResult::minimal`] where no solution's queues are among another's with as many new
+/// ones.
 fn check_summary(
     case: &Case,
     field: &PcField,
@@ -281,6 +282,14 @@ fn check_summary(
             case.minimal
         ));
     }
+    if summary.minimal != greedy(result) {
+        failures.push(format!(
+            "{}: the summary's minimal set {:?} is not the greedy choice {:?}",
+            case.name,
+            summary.minimal,
+            greedy(result)
+        ));
+    }
     if summary.minimal != minimal {
         eprintln!(
             "{}: the summary's minimal set has {} solutions, PathResult::minimal {}",
@@ -289,6 +298,29 @@ fn check_summary(
             minimal.len()
         );
     }
+}
+
+/// The solutions that the greedy rule chooses, ascending: the one with the most queues not
+/// covered yet (the first of those), until no solution has any.
+fn greedy(result: &pc_solver::PathResult) -> Vec<usize> {
+    let mut covered = BTreeSet::new();
+    let mut chosen = Vec::new();
+    loop {
+        let gain = |i: usize| {
+            let queues = &result.solutions[i].queues;
+            queues.iter().filter(|q| !covered.contains(*q)).count()
+        };
+        let best = (0..result.solutions.len()).max_by_key(|&i| (gain(i), std::cmp::Reverse(i)));
+        match best {
+            Some(best) if gain(best) > 0 => {
+                covered.extend(result.solutions[best].queues.iter().copied());
+                chosen.push(best);
+            }
+            _ => break,
+        }
+    }
+    chosen.sort_unstable();
+    chosen
 }
 
 /// Pieces in sfinder's order (T, I, L, J, S, Z, O), as its csv files list them.

@@ -20,11 +20,13 @@ use pc_bitboard::Board32;
 use pc_srs::{CentrePos, MoveGenerator, Orientation, Piece, Placement, shape};
 use pc_zdd_graph::{BuildOptions, FillGraph, FillPlacement, PieceCounts};
 use queue_dag::QueueDag;
+use smallvec::{SmallVec, smallvec};
 use std::fmt;
 use std::ops::ControlFlow;
 
 pub use summary::{PathStage, PathSummary, path_summary};
 
+mod queue_bits;
 mod queue_dag;
 mod summary;
 
@@ -294,10 +296,11 @@ pub fn path_with_progress(
     }
     let tree = QueueTree::new(queues.iter().map(|q| q.iter().copied()));
     let dag = QueueDag::new(&tree);
-    let budget = tree.budget(needed as usize);
+    let supply = tree.supply(needed as usize);
     let mut solutions = Vec::new();
-    let complete = walk_fills(field, rules, budget, progress, |builder, fill| {
-        if let Some(solution) = builder.solution(fill, &dag, &tree) {
+    let mut orders = Orders::default();
+    let complete = walk_fills(field, rules, &supply, progress, |builder, fill| {
+        if let Some(solution) = builder.solution(fill, &mut orders, &dag, &tree) {
             solutions.push(solution);
         }
     });
@@ -324,20 +327,22 @@ fn cut_queues(
     })
 }
 
-/// Calls `visit` with each fill of `field` with at most `budget` of each piece, on the
-/// uncleared field, telling `progress` as [`path_with_progress`] does; whether every fill
-/// was visited.
+/// Calls `visit` with each fill of `field` whose pieces some queue of `supply` holds, on
+/// the uncleared field, telling `progress` as [`path_with_progress`] does (every fill
+/// counted); whether every fill was visited.
 fn walk_fills(
     field: &PcField,
     rules: &Rules,
-    budget: PieceCounts,
+    supply: &Supply,
     progress: &mut dyn FnMut(u64, u64) -> ControlFlow<()>,
     mut visit: impl FnMut(&mut Builder<'_>, &[Uncleared]),
 ) -> bool {
     let graph = FillGraph::build(
         field.board(),
         field.clear_line(),
-        BuildOptions::new().piece_budget(budget).acyclic(true),
+        BuildOptions::new()
+            .piece_budget(supply.budget)
+            .acyclic(true),
     )
     .expect("a checked PC field has a fill graph");
     let total = u64::try_from(graph.count()).unwrap_or(u64::MAX);
@@ -345,13 +350,23 @@ fn walk_fills(
     let mut builder = Builder::new(field, rules, &movegen);
     let mut complete = progress(0, total).is_continue();
     let mut done = 0u64;
+    // Whether some queue holds the pieces of a fill, for each count of pieces met.
+    let mut held_by_a_queue: AHashMap<u64, bool> = AHashMap::new();
     let mut fills = graph.fills();
     while complete {
         let Some(fill) = fills.next_fill() else {
             break;
         };
         let placements: Vec<FillPlacement> = fill.iter().map(|&id| *graph.placement(id)).collect();
-        visit(&mut builder, &uncleared_fill(&placements));
+        let pieces = placements
+            .iter()
+            .fold(0, |pieces, p| pieces + lane(p.placement().piece()));
+        let held = *held_by_a_queue
+            .entry(pieces)
+            .or_insert_with(|| supply.holds(pieces));
+        if held {
+            visit(&mut builder, &uncleared_fill(&placements));
+        }
         done += 1;
         if done % FILLS_PER_CALL == 0 {
             complete = progress(done, total).is_continue();
@@ -437,17 +452,13 @@ pub fn cover(
         .collect::<Result<Vec<_>, _>>()?;
     let tree = QueueTree::new(queues.iter().map(|q| q.iter().copied()));
     let movegen = MoveGenerator::new(&rules.kicks, rules.drop);
-    let mut builder = Builder {
-        board: *field,
-        entry_line: COVER_ENTRY_LINE,
-        movegen: &movegen,
-        hold: rules.hold,
-        reachable: AHashMap::new(),
-    };
+    let mut builder = Builder::on(*field, COVER_ENTRY_LINE, rules, &movegen);
+    let mut orders = Orders::default();
     let built = sets
         .iter()
         .map(|set| {
-            let built = builder.built(set, &mut AHashMap::new(), &tree);
+            builder.orders(set, &mut orders);
+            let built = builder.built(&orders, &tree);
             let mut marked = vec![false; tree.children.len()];
             for &node in &built.prefixes {
                 marked[node as usize] = true;
@@ -548,6 +559,8 @@ struct QueueTree {
     queue: Vec<u32>,
     /// The most of each piece a queue holds.
     most: [u8; 7],
+    /// Each queue's count of each piece ([`lane`]), without repeats.
+    pieces: AHashSet<u64>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -559,12 +572,15 @@ impl QueueTree {
             children: vec![[NONE; 7]],
             queue: vec![NONE],
             most: [0; 7],
+            pieces: AHashSet::new(),
         };
         for (q, queue) in queues.into_iter().enumerate() {
             let mut node = 0;
             let mut counts = [0u8; 7];
+            let mut pieces = 0;
             for piece in queue {
                 counts[piece.index()] += 1;
+                pieces += lane(piece);
                 let child = tree.children[node][piece.index()];
                 node = if child == NONE {
                     tree.children.push([NONE; 7]);
@@ -577,6 +593,7 @@ impl QueueTree {
                 };
             }
             tree.queue[node] = q as u32;
+            tree.pieces.insert(pieces);
             for (most, count) in tree.most.iter_mut().zip(counts) {
                 *most = (*most).max(count);
             }
@@ -584,15 +601,55 @@ impl QueueTree {
         tree
     }
 
-    /// The pieces a fill may use: the most of each that a queue holds, and no more than
-    /// the PC places.
-    fn budget(&self, needed: usize) -> PieceCounts {
+    /// The pieces a fill of a PC that places `needed` pieces may use.
+    fn supply(&self, needed: usize) -> Supply {
         let mut budget = PieceCounts::ZERO;
         for piece in Piece::ALL {
             budget.set(piece, self.most[piece.index()].min(needed as u8));
         }
-        budget
+        // A queue's pieces that another queue's hold as well tell nothing more.
+        let mut pieces: Vec<u64> = self.pieces.iter().copied().collect();
+        pieces.sort_unstable_by(|a, b| b.cmp(a));
+        let mut most: Vec<u64> = Vec::new();
+        for held in pieces {
+            if !most.iter().any(|&m| holds(m, held)) {
+                most.push(held);
+            }
+        }
+        Supply {
+            budget,
+            queue_pieces: most,
+        }
     }
+}
+
+/// The pieces the queues of a pattern hold: what a fill may use.
+struct Supply {
+    /// The most of each piece a queue holds, and no more than the PC places.
+    budget: PieceCounts,
+    /// The count of each piece of the queues ([`lane`]), those that no other queue's
+    /// counts hold.
+    queue_pieces: Vec<u64>,
+}
+
+impl Supply {
+    /// Whether some queue holds `pieces` (counts of each piece, [`lane`]).
+    fn holds(&self, pieces: u64) -> bool {
+        self.queue_pieces.iter().any(|&queue| holds(queue, pieces))
+    }
+}
+
+/// One of a piece in a count of each piece packed in a word: 8 bits a piece, which holds
+/// the count of a queue's pieces (a queue is far shorter than 128 pieces).
+fn lane(piece: Piece) -> u64 {
+    1 << (8 * piece.index())
+}
+
+/// Whether the counts `most` are at least `pieces` for every piece ([`lane`]): each lane
+/// with its top bit set minus the other's keeps that bit exactly when it is not less.
+fn holds(most: u64, pieces: u64) -> bool {
+    const TOP: u64 = 0x0080_8080_8080_8080;
+    (most | TOP).wrapping_sub(pieces) & TOP == TOP
 }
 
 /// A placement on the uncleared field: its piece and its cells, rows counted as they are
@@ -657,6 +714,26 @@ impl Uncleared {
         .ok()
     }
 
+    /// Whether the placement, whole (not split by a clear) and with no row of its span
+    /// cleared yet, rests on `board` (the uncleared field, the rows of `cleared` full) once
+    /// those rows are cleared, and whether it then drops straight in from `entry_line`:
+    /// what [`pc_srs::drops_straight`] tells of it on the field with the rows cleared, read
+    /// on the uncleared field by passing over the cleared rows.
+    fn rests_and_drops(&self, board: &Board32, cleared: u32, entry_line: u32) -> (bool, bool) {
+        let kept = !cleared;
+        let (mut rests, mut drops) = (false, true);
+        for &(x, y) in &self.cells {
+            let column = board.column(usize::from(x));
+            let y = u32::from(y);
+            // The nearest row below the cell that stays, if any: the floor otherwise.
+            let below = kept & ((1u32 << y) - 1);
+            rests |= below == 0 || column >> (31 - below.leading_zeros()) & 1 != 0;
+            let above = kept & low_rows(entry_line) & !low_rows(y + 1);
+            drops &= column & above == 0;
+        }
+        (rests, drops)
+    }
+
     /// [`Uncleared::after_clears`], its cells matched against each orientation.
     fn landed(&self, cleared: u32) -> Option<Placement> {
         if self.rows & cleared != 0 || self.span & !self.rows & !cleared != 0 {
@@ -690,6 +767,15 @@ impl Uncleared {
     }
 }
 
+/// The rows below `line`, as a mask.
+fn low_rows(line: u32) -> u32 {
+    if line >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << line) - 1
+    }
+}
+
 /// The placements of a fill of the fill graph, on the uncleared field.
 fn uncleared_fill(fill: &[FillPlacement]) -> Vec<Uncleared> {
     fill.iter()
@@ -700,7 +786,8 @@ fn uncleared_fill(fill: &[FillPlacement]) -> Vec<Uncleared> {
         .collect()
 }
 
-/// What the walk over the orders of a set of placements reads.
+/// What the walk over the orders of a set of placements reads, and the buffers it keeps
+/// from one set to the next.
 struct Builder<'a> {
     /// The field before the placements.
     board: Board32,
@@ -710,27 +797,154 @@ struct Builder<'a> {
     hold: bool,
     /// Whether a placement is reached on a field, for all sets (they share many fields).
     reachable: AHashMap<(Board32, Placement), bool>,
+    /// The states a walk over orders has met.
+    seen: AHashSet<(u32, u32, u8)>,
+    /// The states a walk over orders has still to go on from.
+    stack: Vec<(u32, u32, u8)>,
+    /// The counts of [`Builder::queue_count`] for each (node, what its prefixes leave).
+    counted: AHashMap<(u32, Configs), u64>,
 }
 
 /// What a prefix of a queue leaves a walk over a set's orders: each (placements placed,
 /// piece in hand) it can reach, sorted.
-type Configs = Vec<(u32, u8)>;
+type Configs = SmallVec<[(u32, u8); 8]>;
 
 /// How many answers of move generation a [`Builder`] keeps.
 const MAX_REACHABLE_KEPT: usize = 1 << 20;
 
-/// A step of an order: a placement not placed yet that can be placed now.
-#[derive(Clone, Copy)]
-struct Step {
-    piece: Piece,
-    /// The placement's index in the set.
-    index: u8,
-    /// As it lands.
-    placement: Placement,
-}
-
 /// The piece in hand: none (no hold, or the hand placed at the end of a queue).
 const EMPTY_HAND: u8 = 7;
+
+/// The orders a set of placements can be placed in. Only steps after which every placement
+/// left can still be placed are kept, so that a walk never enters a dead end.
+#[derive(Default)]
+struct Orders {
+    /// Every placement placed (a mask of the set's indices).
+    full: u32,
+    /// For each mask placed, the placements that can come next (a mask; 0 when the rest
+    /// cannot be placed) with the number of the set they were found for, by mask: kept
+    /// from one set to the next, so that a new set only takes a new number.
+    dense: Vec<(u32, u32)>,
+    /// The number of the set of `dense`.
+    set_number: u32,
+    /// The same for sets of more than [`DENSE_MOST`] placements, by mask.
+    sparse: AHashMap<u32, u32>,
+    /// Each placement's piece (its index).
+    pieces: Vec<u8>,
+}
+
+/// The most placements of a set whose orders are kept by mask in an array.
+const DENSE_MOST: usize = 16;
+
+impl Orders {
+    /// Forgets the orders of the last set, for a set of `len` placements.
+    fn reset(&mut self, len: usize) {
+        self.full = ((1u64 << len) - 1) as u32;
+        self.sparse.clear();
+        if len <= DENSE_MOST {
+            if self.dense.len() < 1 << len {
+                self.dense.resize(1 << len, (0, 0));
+            }
+            self.set_number = self.set_number.wrapping_add(1);
+            if self.set_number == 0 {
+                // Numbers used up: every entry forgotten, and numbering starts again.
+                self.dense.fill((0, 0));
+                self.set_number = 1;
+            }
+        }
+    }
+
+    /// The placements that can come next after `placed`, if found.
+    #[inline]
+    fn found(&self, placed: u32) -> Option<u32> {
+        if self.full as usize >= self.dense.len() {
+            return self.sparse.get(&placed).copied();
+        }
+        let (number, next) = self.dense[placed as usize];
+        (number == self.set_number).then_some(next)
+    }
+
+    fn record(&mut self, placed: u32, next: u32) {
+        if self.full as usize >= self.dense.len() {
+            self.sparse.insert(placed, next);
+        } else {
+            self.dense[placed as usize] = (self.set_number, next);
+        }
+    }
+
+    /// The placements that can come next after `placed` (0 when none can).
+    #[inline]
+    fn next(&self, placed: u32) -> u32 {
+        self.found(placed).unwrap_or(0)
+    }
+
+    /// Whether some order places every placement.
+    fn any(&self) -> bool {
+        self.full == 0 || self.next(0) != 0
+    }
+
+    /// What each next piece of a queue leaves, from what a prefix leaves (`configs`):
+    /// that piece placed with the hand kept, or the hand placed and that piece taken into
+    /// hand; and whether placing the hand finishes the set (a queue ending at the prefix
+    /// builds it).
+    fn read_next(&self, configs: &[(u32, u8)]) -> ([Configs; 7], bool) {
+        let mut next: [Configs; 7] = Default::default();
+        let mut ends_here = false;
+        for &(placed, hand) in configs {
+            for index in bits(self.next(placed)) {
+                let piece = self.pieces[index];
+                let after = placed | 1 << index;
+                next[usize::from(piece)].push((after, hand));
+                if hand == piece {
+                    ends_here |= after == self.full;
+                    for (p, configs) in next.iter_mut().enumerate() {
+                        configs.push((after, p as u8));
+                    }
+                }
+            }
+        }
+        (next, ends_here)
+    }
+
+    /// The nodes of `dag` after `node` that some of `configs` (what the prefixes to `node`
+    /// leave) go on to and `wanted(piece, child)` accepts: (piece, child, what it leaves,
+    /// sorted and without repeats); and whether the queue ending at `node` builds the set,
+    /// its last piece in hand placed last.
+    fn next_nodes<W: Fn(usize, u32) -> bool>(
+        &self,
+        dag: &QueueDag,
+        node: u32,
+        configs: &[(u32, u8)],
+        wanted: W,
+    ) -> (bool, impl Iterator<Item = (usize, u32, Configs)> + use<W>) {
+        let (next, ends_here) = self.read_next(configs);
+        let children = dag.children[node as usize];
+        let next = next
+            .into_iter()
+            .enumerate()
+            .filter_map(move |(piece, mut configs)| {
+                let child = children[piece];
+                if child == NONE || configs.is_empty() || !wanted(piece, child) {
+                    return None;
+                }
+                configs.sort_unstable();
+                configs.dedup();
+                Some((piece, child, configs))
+            });
+        (ends_here && dag.ends[node as usize], next)
+    }
+}
+
+/// The indices of the bits set in `mask`, lowest first.
+fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let index = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            index
+        })
+    })
+}
 
 /// Where the walk over a set's orders with the queues got every placement placed.
 #[derive(Default)]
@@ -745,24 +959,69 @@ struct Built {
 impl<'a> Builder<'a> {
     /// A builder of PCs of `field` under `rules`, placements found by `movegen`.
     fn new(field: &PcField, rules: &Rules, movegen: &'a MoveGenerator<'a>) -> Builder<'a> {
+        Builder::on(*field.board(), field.clear_line(), rules, movegen)
+    }
+
+    /// A builder of sets of placements on `board`, pieces entering at `entry_line`.
+    fn on(
+        board: Board32,
+        entry_line: u32,
+        rules: &Rules,
+        movegen: &'a MoveGenerator<'a>,
+    ) -> Builder<'a> {
         Builder {
-            board: *field.board(),
-            entry_line: field.clear_line(),
+            board,
+            entry_line,
             movegen,
             hold: rules.hold,
             reachable: AHashMap::new(),
+            seen: AHashSet::new(),
+            stack: Vec::new(),
+            counted: AHashMap::new(),
         }
     }
 
-    /// Which queues of the tree build every placement of `set` (a fill, or a setup).
-    fn built(
+    /// The orders `set` can be placed in, into `orders` (its buffers reused).
+    fn orders(&mut self, set: &[Uncleared], orders: &mut Orders) {
+        orders.reset(set.len());
+        orders.pieces.clear();
+        orders
+            .pieces
+            .extend(set.iter().map(|p| p.piece.index() as u8));
+        self.can_finish(set, orders, 0, self.board);
+    }
+
+    /// Whether every placement of `set` not in `placed` can be placed after those,
+    /// `board` the field with them; records the steps that keep it so in `orders`.
+    fn can_finish(
         &mut self,
         set: &[Uncleared],
-        steps: &mut AHashMap<u32, Vec<Step>>,
-        tree: &QueueTree,
-    ) -> Built {
+        orders: &mut Orders,
+        placed: u32,
+        board: Board32,
+    ) -> bool {
+        if placed == orders.full {
+            return true;
+        }
+        if let Some(next) = orders.found(placed) {
+            return next != 0;
+        }
+        let mut next = 0;
+        for index in bits(self.placeable(set, placed, &board)) {
+            let mut after = board;
+            after.merge(&set[index].board);
+            if self.can_finish(set, orders, placed | 1 << index, after) {
+                next |= 1 << index;
+            }
+        }
+        orders.record(placed, next);
+        next != 0
+    }
+
+    /// Which queues of the tree build every placement of `set` (a fill, or a setup).
+    fn built(&mut self, orders: &Orders, tree: &QueueTree) -> Built {
         let mut built = Built::default();
-        self.walk_orders(set, steps, tree, |node, hand_last| {
+        self.walk_orders(orders, tree, |node, hand_last| {
             if hand_last {
                 built.queues.push(tree.queue[node as usize]);
             } else {
@@ -773,16 +1032,11 @@ impl<'a> Builder<'a> {
         built
     }
 
-    /// The queues of the tree that build every placement of `set`, ascending, when every
-    /// queue is as long as a PC of `set` can use (a prefix that builds it is a queue, as
+    /// The queues of the tree that build every placement of a set, ascending, when every
+    /// queue is as long as a PC of the set can use (a prefix that builds it is a queue, as
     /// in `path`).
-    fn whole_queues(
-        &mut self,
-        set: &[Uncleared],
-        steps: &mut AHashMap<u32, Vec<Step>>,
-        tree: &QueueTree,
-    ) -> Vec<u32> {
-        let built = self.built(set, steps, tree);
+    fn whole_queues(&mut self, orders: &Orders, tree: &QueueTree) -> Vec<u32> {
+        let built = self.built(orders, tree);
         let mut queues: Vec<u32> = built
             .prefixes
             .iter()
@@ -796,22 +1050,23 @@ impl<'a> Builder<'a> {
     }
 
     /// Walks (placed, node of `queues`, piece in hand) depth first, each state once, and
-    /// calls `done(node, hand_last)` at each state with every placement of `set` placed:
+    /// calls `done(node, hand_last)` at each state with every placement of the set placed:
     /// every queue going on from the node builds the set, or, when `hand_last`, the queue
     /// ending at the node does, its last piece in hand placed last. The hand is the piece
     /// held or the current one, whichever stays: each placement takes in the next piece.
     /// Stops when `done` breaks.
     fn walk_orders<Q: Queues>(
         &mut self,
-        set: &[Uncleared],
-        steps: &mut AHashMap<u32, Vec<Step>>,
+        orders: &Orders,
         queues: &Q,
         mut done: impl FnMut(u32, bool) -> ControlFlow<()>,
     ) {
-        let full = (1u32 << set.len()) - 1;
+        let full = orders.full;
         let root = queues.root();
-        let mut seen: AHashSet<(u32, u32, u8)> = AHashSet::new();
-        let mut stack: Vec<(u32, u32, u8)> = Vec::new();
+        let mut seen = std::mem::take(&mut self.seen);
+        let mut stack = std::mem::take(&mut self.stack);
+        seen.clear();
+        stack.clear();
         if self.hold {
             for piece in 0..7 {
                 let child = queues.child(root, piece);
@@ -829,23 +1084,19 @@ impl<'a> Builder<'a> {
             let (placed, node, hand) = state;
             if placed == full {
                 if done(node, hand == EMPTY_HAND && self.hold).is_break() {
-                    return;
+                    break;
                 }
                 continue;
             }
-            for step in steps
-                .entry(placed)
-                .or_insert_with(|| self.steps(set, placed))
-                .iter()
-            {
-                let piece = step.piece.index();
-                let after = placed | 1 << step.index;
+            for index in bits(orders.next(placed)) {
+                let piece = orders.pieces[index];
+                let after = placed | 1 << index;
                 // The next piece of the queue placed, the hand kept.
-                let next = queues.child(node, piece);
+                let next = queues.child(node, usize::from(piece));
                 if next != NONE {
                     stack.push((after, next, hand));
                 }
-                if usize::from(hand) == piece {
+                if hand == piece {
                     // The piece in hand placed, the next piece taken into hand.
                     for p in 0..7 {
                         let child = queues.child(node, p);
@@ -860,6 +1111,8 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        self.seen = seen;
+        self.stack = stack;
     }
 
     /// The solution a fill makes, if some queue builds it, with the queues that build it
@@ -867,272 +1120,118 @@ impl<'a> Builder<'a> {
     fn solution(
         &mut self,
         fill: &[Uncleared],
+        orders: &mut Orders,
         dag: &QueueDag,
         tree: &QueueTree,
     ) -> Option<PathSolution> {
-        let mut steps = AHashMap::new();
+        self.orders(fill, orders);
         // Most fills are built by no queue: told apart without listing queues.
-        if !self.builds(fill, &mut steps, dag) {
+        if !self.builds(orders, dag) {
             return None;
         }
         // Listed from the tree: for the patterns whose lists fit in memory, quicker than
         // from the automaton.
-        let queues = self.whole_queues(fill, &mut steps, tree);
-        let placements = self.one_order(fill, &mut steps)?;
+        let queues = self.whole_queues(orders, tree);
+        let placements = self.one_order(fill, orders)?;
         Some(PathSolution { placements, queues })
     }
 
-    /// Whether some queue of `dag` builds every placement of `set`: the walk stops at the
+    /// Whether some queue of `dag` builds every placement of a set: the walk stops at the
     /// first state with every placement placed (each node goes on to some queue).
-    fn builds(
-        &mut self,
-        set: &[Uncleared],
-        steps: &mut AHashMap<u32, Vec<Step>>,
-        dag: &QueueDag,
-    ) -> bool {
+    fn builds(&mut self, orders: &Orders, dag: &QueueDag) -> bool {
+        if !orders.any() {
+            return false;
+        }
         let mut found = false;
-        self.walk_orders(set, steps, dag, |_, _| {
+        self.walk_orders(orders, dag, |_, _| {
             found = true;
             ControlFlow::Break(())
         });
         found
     }
 
-    /// How many queues of `dag` build every placement of `set`: [`Builder::queue_ranges`]
-    /// counted, each (node, what its prefixes leave) counted once however many prefixes
+    /// How many queues of `dag` build every placement of a set, each (node, what its prefixes leave) counted once however many prefixes
     /// lead to it.
-    fn queue_count(
-        &mut self,
-        set: &[Uncleared],
-        steps: &mut AHashMap<u32, Vec<Step>>,
-        dag: &QueueDag,
-    ) -> u64 {
-        let mut memo: AHashMap<(u32, Configs), u64> = AHashMap::new();
+    fn queue_count(&mut self, orders: &Orders, dag: &QueueDag) -> u64 {
+        let memo = &mut self.counted;
+        memo.clear();
         if self.hold {
             let root = dag.root as usize;
             (0..7)
                 .filter(|&piece| dag.children[root][piece] != NONE)
                 .map(|piece| {
-                    let start = vec![(0, piece as u8)];
-                    self.count_from(set, steps, dag, dag.children[root][piece], start, &mut memo)
+                    let start = smallvec![(0, piece as u8)];
+                    count_from(orders, dag, dag.children[root][piece], start, memo)
                 })
                 .sum()
         } else {
-            self.count_from(set, steps, dag, dag.root, vec![(0, EMPTY_HAND)], &mut memo)
+            count_from(orders, dag, dag.root, smallvec![(0, EMPTY_HAND)], memo)
         }
-    }
-
-    /// The queues going on from `node` that build `set` from any of `configs`, counted
-    /// once per such pair ([`Builder::queue_count`]).
-    fn count_from(
-        &mut self,
-        set: &[Uncleared],
-        steps: &mut AHashMap<u32, Vec<Step>>,
-        dag: &QueueDag,
-        node: u32,
-        configs: Configs,
-        memo: &mut AHashMap<(u32, Configs), u64>,
-    ) -> u64 {
-        let full = (1u32 << set.len()) - 1;
-        if configs.iter().any(|&(placed, _)| placed == full) {
-            return dag.below[node as usize];
-        }
-        let key = (node, configs);
-        if let Some(&count) = memo.get(&key) {
-            return count;
-        }
-        let (next, ends_here) = self.read_next(set, steps, &key.1);
-        let mut count = u64::from(ends_here && dag.ends[node as usize]);
-        for (piece, mut configs) in next.into_iter().enumerate() {
-            let child = dag.children[node as usize][piece];
-            if child == NONE || configs.is_empty() {
-                continue;
-            }
-            configs.sort_unstable();
-            configs.dedup();
-            count += self.count_from(set, steps, dag, child, configs, memo);
-        }
-        memo.insert(key, count);
-        count
-    }
-
-    /// What each next piece of a queue leaves, from what a prefix leaves (`configs`):
-    /// that piece placed with the hand kept, or the hand placed and that piece taken into
-    /// hand; and whether placing the hand finishes the set (a queue ending at the prefix
-    /// builds it).
-    fn read_next(
-        &mut self,
-        set: &[Uncleared],
-        steps: &mut AHashMap<u32, Vec<Step>>,
-        configs: &[(u32, u8)],
-    ) -> ([Configs; 7], bool) {
-        let full = (1u32 << set.len()) - 1;
-        let mut next: [Configs; 7] = Default::default();
-        let mut ends_here = false;
-        for &(placed, hand) in configs {
-            for step in steps
-                .entry(placed)
-                .or_insert_with(|| self.steps(set, placed))
-                .iter()
-            {
-                let piece = step.piece.index();
-                let after = placed | 1 << step.index;
-                next[piece].push((after, hand));
-                if usize::from(hand) == piece {
-                    ends_here |= after == full;
-                    for (p, configs) in next.iter_mut().enumerate() {
-                        configs.push((after, p as u8));
-                    }
-                }
-            }
-        }
-        (next, ends_here)
-    }
-
-    /// The ranks of the queues of `dag` that build every placement of `set`, as sorted,
-    /// disjoint ranges `from..to`. The queues are read piece by piece, each prefix with
-    /// every (placed, piece in hand) it can leave: once one of them has placed everything,
-    /// every queue that goes on from the prefix builds the set, a range of ranks. Prefixes
-    /// whose queues' ranks `wanted` says none of are wanted are passed over.
-    fn queue_ranges(
-        &mut self,
-        set: &[Uncleared],
-        steps: &mut AHashMap<u32, Vec<Step>>,
-        dag: &QueueDag,
-        wanted: &dyn Fn(u64, u64) -> bool,
-    ) -> Vec<(u64, u64)> {
-        let full = (1u32 << set.len()) - 1;
-        let mut ranges: Vec<(u64, u64)> = Vec::new();
-        // (node, rank of the first queue going on from it, the (placed, hand) it leaves)
-        let mut stack: Vec<(u32, u64, Configs)> = Vec::new();
-        let root = dag.root;
-        if self.hold {
-            for (piece, &child) in dag.children[root as usize].iter().enumerate() {
-                if child != NONE {
-                    let base = dag.first_rank(root, 0, piece);
-                    if wanted(base, base + dag.below[child as usize]) {
-                        stack.push((child, base, vec![(0, piece as u8)]));
-                    }
-                }
-            }
-        } else {
-            stack.push((root, 0, vec![(0, EMPTY_HAND)]));
-        }
-        while let Some((node, base, configs)) = stack.pop() {
-            if configs.iter().any(|&(placed, _)| placed == full) {
-                ranges.push((base, base + dag.below[node as usize]));
-                continue;
-            }
-            let (mut next, ends_here) = self.read_next(set, steps, &configs);
-            if ends_here && dag.ends[node as usize] {
-                // The queue that ends here, its last piece in hand placed last.
-                ranges.push((base, base + 1));
-            }
-            for (piece, configs) in next.iter_mut().enumerate() {
-                let child = dag.children[node as usize][piece];
-                if child == NONE || configs.is_empty() {
-                    continue;
-                }
-                let first = dag.first_rank(node, base, piece);
-                if !wanted(first, first + dag.below[child as usize]) {
-                    continue;
-                }
-                configs.sort_unstable();
-                configs.dedup();
-                stack.push((child, first, std::mem::take(configs)));
-            }
-        }
-        ranges.sort_unstable();
-        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
-        for (from, to) in ranges {
-            match merged.last_mut() {
-                Some(last) if last.1 >= from => last.1 = last.1.max(to),
-                _ => merged.push((from, to)),
-            }
-        }
-        merged
     }
 
     /// An order that builds the set, lowest placements first where the order is free.
-    fn one_order(
-        &mut self,
-        set: &[Uncleared],
-        steps: &mut AHashMap<u32, Vec<Step>>,
-    ) -> Option<Vec<Placement>> {
-        let full = (1u32 << set.len()) - 1;
-        let mut dead: AHashSet<u32> = AHashSet::new();
-        let mut order = Vec::with_capacity(set.len());
-        // (placed, the steps from it in the order to try, the next to try)
-        let mut stack: Vec<(u32, Vec<Step>, usize)> = vec![(0, Vec::new(), usize::MAX)];
-        while let Some((placed, from, next)) = stack.last_mut() {
-            if *placed == full {
-                return Some(order);
-            }
-            if *next == usize::MAX {
-                let mut found = match steps.get(placed) {
-                    Some(found) => found.clone(),
-                    None => self.steps(set, *placed),
-                };
-                found.sort_by_key(|s| (set[usize::from(s.index)].rows.trailing_zeros(), s.index));
-                *from = found;
-                *next = 0;
-            }
-            let step = from
-                .get(*next)
-                .copied()
-                .filter(|s| !dead.contains(&(*placed | 1 << s.index)));
-            *next += 1;
-            match step {
-                Some(step) => {
-                    let after = *placed | 1 << step.index;
-                    order.push(step.placement);
-                    stack.push((after, Vec::new(), usize::MAX));
-                }
-                None if *next > from.len() => {
-                    dead.insert(*placed);
-                    stack.pop();
-                    order.pop();
-                }
-                None => {}
-            }
+    fn one_order(&self, set: &[Uncleared], orders: &Orders) -> Option<Vec<Placement>> {
+        if !orders.any() {
+            return None;
         }
-        None
+        let mut order = Vec::with_capacity(set.len());
+        let mut placed = 0;
+        let mut board = self.board;
+        while placed != orders.full {
+            let index =
+                bits(orders.next(placed)).min_by_key(|&i| (set[i].rows.trailing_zeros(), i))?;
+            order.push(set[index].after_clears(board.full_rows())?);
+            board.merge(&set[index].board);
+            placed |= 1 << index;
+        }
+        Some(order)
     }
 
-    /// The placements of `set` not in `placed` that can be placed next: the rows they
-    /// skip are cleared, they are reached, and they rest on the field.
-    fn steps(&mut self, set: &[Uncleared], placed: u32) -> Vec<Step> {
-        let mut board = self.board;
-        for (i, p) in set.iter().enumerate() {
-            if placed & 1 << i != 0 {
-                board.merge(&p.board);
-            }
-        }
+    /// The placements of `set` not in `placed` that can be placed next (a mask), `board`
+    /// the field with those placed: the rows they skip are cleared, they are reached, and
+    /// they rest on the field.
+    fn placeable(&mut self, set: &[Uncleared], placed: u32, board: &Board32) -> u32 {
         let cleared = board.full_rows();
-        let mut collapsed = board;
-        collapsed.remove_rows(cleared);
+        // Made only for the placements that do not drop straight in.
+        let mut collapsed: Option<Board32> = None;
         let entry_line = self.entry_line - cleared.count_ones();
-        let mut found = Vec::new();
+        let mut found = 0;
         for (i, p) in set.iter().enumerate() {
             if placed & 1 << i != 0 {
                 continue;
+            }
+            if p.span & cleared == 0 && p.whole.is_some() {
+                // Told on the uncleared field, the quick way most placements take.
+                match p.rests_and_drops(board, cleared, self.entry_line) {
+                    (false, _) => continue,
+                    (true, true) => {
+                        found |= 1 << i;
+                        continue;
+                    }
+                    (true, false) => {}
+                }
             }
             let Some(placement) = p.after_clears(cleared) else {
                 continue;
             };
+            let collapsed = collapsed.get_or_insert_with(|| {
+                let mut collapsed = *board;
+                collapsed.remove_rows(cleared);
+                collapsed
+            });
             // Most placements drop straight in; the rest need move generation, whose
             // answers are kept (up to a bound: the fields of a large pattern are many).
             let reached = self
                 .movegen
-                .drops_or_slides_in(&collapsed, &placement, entry_line)
+                .drops_or_slides_in(collapsed, &placement, entry_line)
                 || {
-                    let key = (collapsed, placement);
+                    let key = (*collapsed, placement);
                     match self.reachable.get(&key) {
                         Some(&reached) => reached,
                         None => {
                             let reached = self
                                 .movegen
-                                .is_reachable(&collapsed, &placement, entry_line)
+                                .is_reachable(collapsed, &placement, entry_line)
                                 .unwrap_or(false);
                             if self.reachable.len() >= MAX_REACHABLE_KEPT {
                                 self.reachable.clear();
@@ -1143,19 +1242,41 @@ impl<'a> Builder<'a> {
                     }
                 };
             if reached {
-                found.push(Step {
-                    piece: placement.piece(),
-                    index: i as u8,
-                    placement,
-                });
+                found |= 1 << i;
             }
         }
         found
     }
 }
 
+/// The queues going on from `node` that build a set from any of `configs`, counted once
+/// per such pair ([`Builder::queue_count`]).
+fn count_from(
+    orders: &Orders,
+    dag: &QueueDag,
+    node: u32,
+    configs: Configs,
+    memo: &mut AHashMap<(u32, Configs), u64>,
+) -> u64 {
+    if configs.iter().any(|&(placed, _)| placed == orders.full) {
+        return dag.below[node as usize];
+    }
+    let key = (node, configs);
+    if let Some(&count) = memo.get(&key) {
+        return count;
+    }
+    let (ends_here, next) = orders.next_nodes(dag, node, &key.1, |_, _| true);
+    let mut count = u64::from(ends_here);
+    for (_, child, configs) in next {
+        count += count_from(orders, dag, child, configs, memo);
+    }
+    memo.insert(key, count);
+    count
+}
+
 #[cfg(test)]
 mod tests {
+    use super::queue_bits::{QueueBits, Window};
     use super::*;
 
     /// For each fill of `field` some queue of `pattern` builds, its queues found from the
@@ -1168,24 +1289,64 @@ mod tests {
         let tree = QueueTree::new(queues.iter().map(|q| q.iter()));
         let dag = QueueDag::new(&tree);
         let mut found = Vec::new();
-        let budget = tree.budget(field.pieces_needed() as usize);
+        let supply = tree.supply(field.pieces_needed() as usize);
         let mut progress = |_, _| ControlFlow::Continue(());
-        walk_fills(field, rules, budget, &mut progress, |builder, fill| {
-            let by_tree = builder.whole_queues(fill, &mut AHashMap::new(), &tree);
-            let builds = builder.builds(fill, &mut AHashMap::new(), &dag);
+        let mut orders = Orders::default();
+        walk_fills(field, rules, &supply, &mut progress, |builder, fill| {
+            builder.orders(fill, &mut orders);
+            let by_tree = builder.whole_queues(&orders, &tree);
+            let builds = builder.builds(&orders, &dag);
             assert_eq!(builds, !by_tree.is_empty(), "{pattern}");
-            let ranges = builder.queue_ranges(fill, &mut AHashMap::new(), &dag, &|_, _| true);
-            let by_dag: Vec<u32> = ranges
-                .iter()
-                .flat_map(|&(from, to)| from as u32..to as u32)
-                .collect();
+            // The ranks, with bits made once for nodes of every size: from none (each
+            // prefix of the automaton on its own) to all (the root's made from its
+            // children's).
+            let ranks = |kept_below: u64| {
+                let mut ranks: Vec<u32> = Vec::new();
+                let mut bits = QueueBits::new(&dag, rules.hold).keeping_bits_below(kept_below);
+                bits.windows(&orders, &|_, _| true, &mut |window| match window {
+                    Window::Range(from, to) => ranks.extend(from as u32..to as u32),
+                    Window::Bits(base, words) => ranks.extend(
+                        (0..64 * words.len())
+                            .filter(|&k| words[k / 64] >> (k % 64) & 1 != 0)
+                            .map(|k| base as u32 + k as u32),
+                    ),
+                });
+                ranks.sort_unstable();
+                ranks
+            };
+            let by_dag = ranks(0);
+            for kept_below in [1, 7, 100, u64::MAX] {
+                assert_eq!(
+                    ranks(kept_below),
+                    by_dag,
+                    "{pattern}, bits below {kept_below}"
+                );
+            }
             if builds {
-                let count = builder.queue_count(fill, &mut AHashMap::new(), &dag);
+                let count = builder.queue_count(&orders, &dag);
                 assert_eq!(count, by_dag.len() as u64, "{pattern}");
                 found.push((by_tree, by_dag));
             }
         });
         found
+    }
+
+    proptest::proptest! {
+        /// Counts packed a piece a lane compare lane by lane.
+        #[test]
+        fn counts_hold_others_lane_by_lane(
+            most in proptest::array::uniform7(0u8..=40),
+            pieces in proptest::array::uniform7(0u8..=40),
+        ) {
+            let pack = |counts: [u8; 7]| -> u64 {
+                Piece::ALL
+                    .iter()
+                    .map(|&p| lane(p) * u64::from(counts[p.index()]))
+                    .sum()
+            };
+            let expected = most.iter().zip(&pieces).all(|(m, p)| m >= p);
+            proptest::prop_assert_eq!(holds(pack(most), pack(pieces)), expected);
+        }
     }
 
     #[test]

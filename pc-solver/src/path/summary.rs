@@ -5,16 +5,17 @@
 //! solutions, each built by up to hundreds of thousands of them: the lists
 //! [`PathResult`](super::PathResult) keeps would not fit. Here a fill is first only told
 //! built or not ([`Builder::builds`]) and a solution's queues counted
-//! ([`Builder::queue_count`]); the minimal set is then chosen greedily as
-//! [`PathResult::minimal`](super::PathResult::minimal) chooses it, each solution's queues
-//! found again ([`Builder::queue_ranges`]) only while it may still be the best choice, and
-//! only among the queues not covered yet.
+//! ([`Builder::queue_count`]); the minimal set is then chosen greedily, the solution with
+//! the most queues not covered yet first, each solution's queues found again
+//! ([`QueueBits`]) only while it may still be the best choice, and only among the queues
+//! not covered yet. Once a solution's open queues are few they are kept, and its later
+//! counts read from them.
 
-use super::{Builder, QueueDag, QueueTree, Uncleared, cut_queues, sfinder_csv, walk_fills};
+use super::queue_bits::{QueueBits, Window};
+use super::{Builder, Orders, QueueDag, QueueTree, Uncleared, cut_queues, sfinder_csv, walk_fills};
 use crate::error::SolverError;
 use crate::field::PcField;
 use crate::rules::Rules;
-use ahash::AHashMap;
 use pc_bag::PatternSet;
 use pc_srs::{MoveGenerator, Piece, Placement};
 use std::cmp::Reverse;
@@ -36,10 +37,12 @@ pub struct PathSummary {
     /// stopped before it knew.
     pub covered: Option<usize>,
     /// A few solutions that together are built by every queue some solution is built by,
-    /// as indices into `solutions`, ascending: the greedy choice of
-    /// [`PathResult::minimal`](super::PathResult::minimal) (the solution built by the most
-    /// queues not covered yet, then the next), so never larger than sfinder's set. Those
-    /// chosen so far when the search was stopped.
+    /// as indices into `solutions`, ascending: the greedy choice (the solution built by the
+    /// most queues not covered yet, the first of those, then the next), which
+    /// [`PathResult::minimal`](super::PathResult::minimal) makes among the solutions whose
+    /// queues are not among another's. Each solution chosen stands for a different set of
+    /// queues that no other solution's holds, so the set is never larger than sfinder's.
+    /// Those chosen so far when the search was stopped.
     pub minimal: Vec<usize>,
     /// Whether every fill was walked and the minimal set finished: false when `progress`
     /// stopped the search.
@@ -81,7 +84,9 @@ const WALKS_PER_CALL: usize = 64;
 /// needs. Cost: one walk over the orders of each fill with the queues as a small
 /// automaton, and a count of each solution's queues; then, for each choice of the minimal
 /// set, a walk over the queues not covered yet of the solutions that may still be the best
-/// choice (a solution whose last count is below the best choice's is not walked again).
+/// choice (a solution whose last count is below the best choice's is not walked again),
+/// read from the solution's open queues instead once they are in at most 256 words of 64
+/// queues (at most 2^24 such words are kept, 256 MiB).
 ///
 /// ```
 /// use pc_solver::{PcField, Rules, path, path_summary};
@@ -124,25 +129,26 @@ pub fn path_summary(
     }
     let tree = QueueTree::new(queues.iter().map(|q| q.iter()));
     let dag = QueueDag::new(&tree);
-    let budget = tree.budget(needed);
+    let supply = tree.supply(needed);
     let queue_count = queues.len();
     drop((tree, queues));
     let mut solutions: Vec<Vec<Placement>> = Vec::new();
     let mut fills: Vec<CompactFill> = Vec::new();
     let mut counts: Vec<u64> = Vec::new();
+    let mut orders = Orders::default();
     let walked = walk_fills(
         field,
         rules,
-        budget,
+        &supply,
         &mut |done, total| progress(PathStage::Fills, done, total),
         |builder, fill| {
-            let mut steps = AHashMap::new();
-            if builder.builds(fill, &mut steps, &dag)
-                && let Some(order) = builder.one_order(fill, &mut steps)
+            builder.orders(fill, &mut orders);
+            if builder.builds(&orders, &dag)
+                && let Some(order) = builder.one_order(fill, &orders)
             {
                 solutions.push(order);
                 fills.push(CompactFill::new(fill));
-                counts.push(builder.queue_count(fill, &mut steps, &dag));
+                counts.push(builder.queue_count(&orders, &dag));
             }
         },
     );
@@ -161,6 +167,13 @@ pub fn path_summary(
     }
     Ok(summary)
 }
+
+/// The most words of open queues kept for a solution ([`Uncovered::gain`]): once a
+/// solution's open queues are in fewer, its gain is read from them instead of a walk.
+const KEPT_WORDS_EACH: usize = 256;
+
+/// The most words kept for all solutions together (16 bytes each).
+const KEPT_WORDS_MOST: usize = 1 << 24;
 
 /// A fill's placements on the uncleared field, kept small until walked again.
 struct CompactFill(Vec<(Piece, [(u8, u8); 4])>);
@@ -212,10 +225,36 @@ impl Greedy {
         let mut open = Uncovered::new(summary.queues);
         let mut chosen = Vec::new();
         let mut finished = progress(PathStage::Minimal, 0, total).is_continue();
-        let mut found = Vec::new();
         let mut walked = 0usize;
-        while finished && let Some((_, Reverse(i))) = self.waiting.pop() {
-            let gain = open.queues_building(builder, dag, &fills[i], &mut found);
+        let mut orders = Orders::default();
+        let mut bits = QueueBits::new(dag, builder.hold);
+        // Each solution's open queues once they are few, and how many words they hold.
+        let mut kept: Vec<Option<Vec<(u32, u64)>>> = vec![None; fills.len()];
+        let mut kept_words = 0usize;
+        while finished
+            && open.left > 0
+            && let Some((_, Reverse(i))) = self.waiting.pop()
+        {
+            let gain = match kept[i].as_mut() {
+                Some(words) => {
+                    kept_words -= words.len();
+                    let gain = open.still_open(words);
+                    kept_words += words.len();
+                    gain
+                }
+                None => {
+                    builder.orders(&fills[i].placements(), &mut orders);
+                    let room = KEPT_WORDS_MOST
+                        .saturating_sub(kept_words)
+                        .min(KEPT_WORDS_EACH);
+                    let (gain, words) = open.gain(&mut bits, &orders, room);
+                    if let Some(words) = words {
+                        kept_words += words.len();
+                        kept[i] = Some(words);
+                    }
+                    gain
+                }
+            };
             walked += 1;
             let best = self
                 .waiting
@@ -226,8 +265,21 @@ impl Greedy {
                     self.waiting.push((gain, Reverse(i)));
                 }
             } else if gain > 0 {
-                open.cover(&found);
+                match kept[i].take() {
+                    Some(words) => {
+                        kept_words -= words.len();
+                        for (word, bits) in words {
+                            open.clear(word as usize, bits);
+                        }
+                    }
+                    None => open.cover(&mut bits, &orders),
+                }
                 chosen.push(i);
+            }
+            if gain == 0
+                && let Some(words) = kept[i].take()
+            {
+                kept_words -= words.len();
             }
             if walked % WALKS_PER_CALL == 0 {
                 let covered = total - open.left as u64;
@@ -237,7 +289,8 @@ impl Greedy {
         chosen.sort_unstable();
         summary.minimal = chosen;
         if finished {
-            // Every solution walked over the queues left: none of them has a PC.
+            // Every queue covered, or every solution walked over the queues left: none of
+            // them has a PC.
             summary.covered = Some(summary.queues - open.left);
             let _ = progress(PathStage::Minimal, total - open.left as u64, total);
         }
@@ -296,41 +349,141 @@ impl Uncovered {
         self.below(to) - self.below(from)
     }
 
-    /// Of `ranges`, the ranks of `fill`'s queues that are open ([`Builder::queue_ranges`],
-    /// passing over the prefixes with none open), into `found`; how many.
-    fn queues_building(
+    /// How many of the queues that build the set of `orders` are open, prefixes with
+    /// none open passed over; and those queues as (word, its bits) of `open`, by word,
+    /// when they are in at most `room` words.
+    fn gain(
         &self,
-        builder: &mut Builder<'_>,
-        dag: &QueueDag,
-        fill: &CompactFill,
-        found: &mut Vec<(u64, u64)>,
-    ) -> u64 {
-        let ranges = builder.queue_ranges(
-            &fill.placements(),
-            &mut AHashMap::new(),
-            dag,
+        bits: &mut QueueBits<'_>,
+        orders: &Orders,
+        room: usize,
+    ) -> (u64, Option<Vec<(u32, u64)>>) {
+        let mut gain = 0;
+        let mut words: Vec<(u32, u64)> = Vec::new();
+        let mut fits = room > 0;
+        bits.windows(
+            orders,
             &|from, to| self.count(from, to) > 0,
+            &mut |window| {
+                match window {
+                    Window::Range(from, to) => {
+                        gain += self.count(from, to);
+                        // A long range is not looked at word by word.
+                        fits &= (to - from) / 64 < 2 * room as u64;
+                        if fits {
+                            for word in from / 64..to.div_ceil(64) {
+                                let first = (word * 64).max(from) - word * 64;
+                                let last = ((word + 1) * 64).min(to) - word * 64;
+                                let mask = if last - first == 64 {
+                                    u64::MAX
+                                } else {
+                                    ((1 << (last - first)) - 1) << first
+                                };
+                                words.push((word as u32, mask & self.open[word as usize]));
+                            }
+                        }
+                    }
+                    Window::Bits(base, window) => {
+                        let (word, shift) = (base / 64, base % 64);
+                        for (k, &w) in window.iter().enumerate() {
+                            let open = w & self.word_at(base + 64 * k as u64);
+                            gain += u64::from(open.count_ones());
+                            if fits && open != 0 {
+                                let at = (word + k as u64) as u32;
+                                words.push((at, open << shift));
+                                if shift > 0 {
+                                    words.push((at + 1, open >> (64 - shift)));
+                                }
+                            }
+                        }
+                    }
+                }
+                fits &= words.len() <= 2 * room;
+            },
         );
-        *found = ranges;
-        found.iter().map(|&(from, to)| self.count(from, to)).sum()
+        if !fits {
+            return (gain, None);
+        }
+        words.retain(|&(_, bits)| bits != 0);
+        words.sort_unstable_by_key(|&(word, _)| word);
+        words.dedup_by(|later, first| {
+            let same = later.0 == first.0;
+            if same {
+                first.1 |= later.1;
+            }
+            same
+        });
+        (gain, (words.len() <= room).then_some(words))
     }
 
-    /// Marks the queues of `ranges` covered.
-    fn cover(&mut self, ranges: &[(u64, u64)]) {
-        for &(from, to) in ranges {
-            for rank in from..to {
-                let (word, bit) = ((rank / 64) as usize, rank % 64);
-                if self.open[word] >> bit & 1 == 0 {
-                    continue;
-                }
-                self.open[word] &= !(1 << bit);
-                self.left -= 1;
-                let mut k = word + 1;
-                while k < self.sums.len() {
-                    self.sums[k] -= 1;
-                    k += k & k.wrapping_neg();
+    /// How many of the queues of `words` ([`Uncovered::gain`]) are open; keeps in `words`
+    /// only those.
+    fn still_open(&self, words: &mut Vec<(u32, u64)>) -> u64 {
+        let mut gain = 0;
+        words.retain_mut(|(word, bits)| {
+            *bits &= self.open[*word as usize];
+            gain += u64::from(bits.count_ones());
+            *bits != 0
+        });
+        gain
+    }
+
+    /// The open queues of the 64 ranks from `rank`, bit `k` for rank `rank + k` (ranks
+    /// past the last read as covered).
+    fn word_at(&self, rank: u64) -> u64 {
+        let (word, shift) = ((rank / 64) as usize, rank % 64);
+        let low = self.open.get(word).map_or(0, |&w| w >> shift);
+        let high = match (shift, self.open.get(word + 1)) {
+            (0, _) | (_, None) => 0,
+            (_, Some(&w)) => w << (64 - shift),
+        };
+        low | high
+    }
+
+    /// Marks the queues that build the set of `orders` covered.
+    fn cover(&mut self, bits: &mut QueueBits<'_>, orders: &Orders) {
+        bits.windows(orders, &|_, _| true, &mut |window| match window {
+            Window::Range(from, to) => {
+                let mut rank = from;
+                while rank < to {
+                    let (word, shift) = ((rank / 64) as usize, rank % 64);
+                    let width = (64 - shift).min(to - rank);
+                    let mask = if width == 64 {
+                        u64::MAX
+                    } else {
+                        ((1 << width) - 1) << shift
+                    };
+                    self.clear(word, mask);
+                    rank += width;
                 }
             }
+            Window::Bits(base, words) => {
+                let (word, shift) = ((base / 64) as usize, base % 64);
+                for (k, &w) in words.iter().enumerate() {
+                    self.clear(word + k, w << shift);
+                    if shift > 0 {
+                        self.clear(word + k + 1, w >> (64 - shift));
+                    }
+                }
+            }
+        });
+    }
+
+    /// Marks the queues of `mask`'s bits in word `word` covered.
+    fn clear(&mut self, word: usize, mask: u64) {
+        let Some(open) = self.open.get_mut(word) else {
+            return;
+        };
+        let gone = (*open & mask).count_ones();
+        if gone == 0 {
+            return;
+        }
+        *open &= !mask;
+        self.left -= gone as usize;
+        let mut k = word + 1;
+        while k < self.sums.len() {
+            self.sums[k] -= gone;
+            k += k & k.wrapping_neg();
         }
     }
 }
