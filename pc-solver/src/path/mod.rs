@@ -357,14 +357,15 @@ fn walk_fills(
         let Some(fill) = fills.next_fill() else {
             break;
         };
-        let placements: Vec<FillPlacement> = fill.iter().map(|&id| *graph.placement(id)).collect();
-        let pieces = placements
-            .iter()
-            .fold(0, |pieces, p| pieces + lane(p.placement().piece()));
+        let pieces = fill.iter().fold(0, |pieces, &id| {
+            pieces + lane(graph.placement(id).placement().piece())
+        });
         let held = *held_by_a_queue
             .entry(pieces)
             .or_insert_with(|| supply.holds(pieces));
         if held {
+            let placements: Vec<FillPlacement> =
+                fill.iter().map(|&id| *graph.placement(id)).collect();
             visit(&mut builder, &uncleared_fill(&placements));
         }
         done += 1;
@@ -557,8 +558,6 @@ struct QueueTree {
     children: Vec<[u32; 7]>,
     /// The queue a node ends, if any ([`NONE`] for none).
     queue: Vec<u32>,
-    /// The most of each piece a queue holds.
-    most: [u8; 7],
     /// Each queue's count of each piece ([`lane`]), without repeats.
     pieces: AHashSet<u64>,
 }
@@ -571,15 +570,12 @@ impl QueueTree {
         let mut tree = QueueTree {
             children: vec![[NONE; 7]],
             queue: vec![NONE],
-            most: [0; 7],
             pieces: AHashSet::new(),
         };
         for (q, queue) in queues.into_iter().enumerate() {
             let mut node = 0;
-            let mut counts = [0u8; 7];
             let mut pieces = 0;
             for piece in queue {
-                counts[piece.index()] += 1;
                 pieces += lane(piece);
                 let child = tree.children[node][piece.index()];
                 node = if child == NONE {
@@ -594,18 +590,17 @@ impl QueueTree {
             }
             tree.queue[node] = q as u32;
             tree.pieces.insert(pieces);
-            for (most, count) in tree.most.iter_mut().zip(counts) {
-                *most = (*most).max(count);
-            }
         }
         tree
     }
 
     /// The pieces a fill of a PC that places `needed` pieces may use.
     fn supply(&self, needed: usize) -> Supply {
+        // The most of each piece a queue holds, and no more than the PC places.
         let mut budget = PieceCounts::ZERO;
         for piece in Piece::ALL {
-            budget.set(piece, self.most[piece.index()].min(needed as u8));
+            let most = self.pieces.iter().map(|&p| p >> (8 * piece.index()) & 0xff);
+            budget.set(piece, most.max().unwrap_or(0).min(needed as u64) as u8);
         }
         // A queue's pieces that another queue's hold as well tell nothing more.
         let mut pieces: Vec<u64> = self.pieces.iter().copied().collect();

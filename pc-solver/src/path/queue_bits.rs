@@ -2,7 +2,7 @@
 //! set over patterns with millions of queues.
 //!
 //! A walk over the queues' prefixes one by one visits every prefix that builds part of the
-//! set: a million and more for a solution of the empty field's `*p7,*p4`. But the queues
+//! set, up to one for each of the millions of queues of a large pattern. But the queues
 //! going on from a node of the automaton ([`QueueDag`]) that build the set from the same
 //! (placed, piece in hand) are the same, ranked from the node's first queue, whichever
 //! prefix led there: so they are made once as bits, and only the few prefixes above the
