@@ -6,11 +6,14 @@
 //! ```
 
 use clap::{Parser, ValueEnum};
-use pc_bag::{PatternSet, searching_sequences};
+use pc_bag::{PatternSet, PieceMultiset, searching_sequences};
 use pc_bitboard::Board32;
 use pc_examples::{FieldArgs, SfinderRulesArgs, fail, progress_bar, show_progress};
 use pc_fumen::Fumen;
-use pc_solver::{PathResult, PathStage, PcField, Piece, path_summary, path_with_progress};
+use pc_solver::{
+    PathResult, PathStage, PcField, Piece, PlacingOrders, Rules, path_summary, path_with_progress,
+    placing_orders,
+};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -57,8 +60,10 @@ struct Cli {
     #[arg(short = 'f', long = "format", value_enum, default_value_t = OutputFormat::Csv)]
     format: OutputFormat,
     /// What a csv line is keyed by: `none`, one solution a line (`path_unique.csv` and
-    /// `path_minimal.csv`); `pattern`, one queue a line with the solutions it builds
-    /// (`path.csv`); `solution` and `use` are not written yet
+    /// `path_minimal.csv`); `pattern`, one queue a line with the solutions it builds;
+    /// `solution`, one solution a line with the orders and queues that build it; `use`,
+    /// one combination of pieces a line with the solutions that use it (all three
+    /// `path.csv`)
     #[arg(short = 'k', long = "key", value_enum, default_value_t = Key::None)]
     key: Key,
     /// Where to write: a folder, or a file in it as sfinder takes (`output/path.csv`)
@@ -188,12 +193,7 @@ fn sfinder_sorted(pieces: &[Piece]) -> String {
 fn by_queue(board: &Board32, result: &PathResult) -> String {
     let mut out = String::from("ツモ,対応地形数,使用ミノ,未使用ミノ,テト譜\n");
     let mut builds = result.by_queue();
-    let fumens: Vec<String> = (0..result.solutions.len())
-        .map(|i| {
-            let link = fumen_link(board, result, i);
-            link[link.find("v115@").unwrap_or(0)..].to_string()
-        })
-        .collect();
+    let fumens = fumen_data(board, result);
     for (queue, solutions) in result.queues.iter().zip(&mut builds) {
         solutions.sort_by_key(|&i| std::cmp::Reverse(result.solutions[i].queues.len()));
         let mut uses: Vec<String> = Vec::new();
@@ -227,6 +227,125 @@ fn by_queue(board: &Board32, result: &PathResult) -> String {
             uses.join(";"),
             unused.join(";"),
             links.join(";")
+        ));
+    }
+    out
+}
+
+/// Queues (or orders) as sfinder lists them: the pieces of each, joined by `;`.
+fn queue_list<'a>(queues: impl Iterator<Item = &'a [Piece]>) -> String {
+    let names: Vec<String> = queues
+        .map(|q| q.iter().map(|p| p.to_char()).collect())
+        .collect();
+    names.join(";")
+}
+
+/// The fumen data (`v115@…`) of each solution.
+fn fumen_data(board: &Board32, result: &PathResult) -> Vec<String> {
+    (0..result.solutions.len())
+        .map(|i| {
+            let link = fumen_link(board, result, i);
+            link[link.find("v115@").unwrap_or(0)..].to_string()
+        })
+        .collect()
+}
+
+/// The pieces a solution places, in sfinder's order.
+fn used_pieces(result: &PathResult, index: usize) -> String {
+    let used: Vec<Piece> = result.solutions[index]
+        .placements
+        .iter()
+        .map(|p| p.piece())
+        .collect();
+    sfinder_sorted(&used)
+}
+
+/// sfinder's `-k solution` csv: a line for each solution, with a fumen of it, the pieces
+/// it uses, how many orders build it that the queues give, how many orders build it, how
+/// many queues build it, and those three lists (most queues first).
+fn by_solution(board: &Board32, result: &PathResult, placing: &[PlacingOrders]) -> String {
+    let fumens = fumen_data(board, result);
+    let mut order: Vec<usize> = (0..result.solutions.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(result.solutions[i].queues.len()));
+    let mut out = String::from(
+        "テト譜,使用ミノ,対応ツモ数 (対地形&パターン),対応ツモ数 (対地形),対応ツモ数 (対パターン),ツモ (対地形&パターン),ツモ (対地形),ツモ (対パターン)\n",
+    );
+    for i in order {
+        let PlacingOrders {
+            orders,
+            given,
+            pattern_orders,
+        } = &placing[i];
+        let given_orders: Vec<&[Piece]> = orders
+            .iter()
+            .zip(given)
+            .filter(|(_, g)| **g)
+            .map(|(o, _)| o.as_slice())
+            .collect();
+        out.push_str(&format!(
+            "http://fumen.zui.jp/?{},{},{},{},{},{},{},{}\n",
+            fumens[i],
+            used_pieces(result, i),
+            given_orders.len(),
+            orders.len(),
+            pattern_orders.len(),
+            queue_list(given_orders.iter().copied()),
+            queue_list(orders.iter().map(Vec::as_slice)),
+            queue_list(pattern_orders.iter().map(Vec::as_slice)),
+        ));
+    }
+    out
+}
+
+/// The orders each solution can be placed in, by solution.
+fn all_placing(field: &PcField, rules: &Rules, result: &PathResult) -> Vec<PlacingOrders> {
+    let mut placing = Vec::with_capacity(result.solutions.len());
+    placing_orders(field, rules, result, &mut |_, orders| {
+        placing.push(orders);
+        ControlFlow::Continue(())
+    })
+    .unwrap_or_else(|e| fail(e));
+    placing
+}
+
+/// sfinder's `-k use` csv: a line for each combination of pieces, with how many solutions
+/// use exactly those pieces, how many queues build one of them, their fumens (most queues
+/// first), and those queues.
+fn by_use(
+    board: &Board32,
+    result: &PathResult,
+    placing: &[PlacingOrders],
+    combinations: &[PieceMultiset],
+) -> String {
+    let fumens = fumen_data(board, result);
+    let mut by_pieces: std::collections::HashMap<PieceMultiset, Vec<usize>> = Default::default();
+    for (i, solution) in result.solutions.iter().enumerate() {
+        let mut pieces = PieceMultiset::default();
+        for placement in &solution.placements {
+            pieces.insert(placement.piece());
+        }
+        by_pieces.entry(pieces).or_default().push(i);
+    }
+    let mut out =
+        String::from("使用ミノ,対応地形数,対応ツモ数 (対パターン),テト譜,ツモ (対パターン)\n");
+    for combination in combinations {
+        let pieces: Vec<Piece> = combination.iter().collect();
+        let mut solutions = by_pieces.get(combination).cloned().unwrap_or_default();
+        solutions.sort_by_key(|&i| std::cmp::Reverse(placing[i].pattern_orders.len()));
+        let mut queues: Vec<&[Piece]> = solutions
+            .iter()
+            .flat_map(|&i| placing[i].pattern_orders.iter().map(Vec::as_slice))
+            .collect();
+        queues.sort_unstable();
+        queues.dedup();
+        let links: Vec<&str> = solutions.iter().map(|&i| fumens[i].as_str()).collect();
+        out.push_str(&format!(
+            "{},{},{},{},{}\n",
+            sfinder_sorted(&pieces),
+            solutions.len(),
+            queues.len(),
+            links.join(";"),
+            queue_list(queues.iter().copied()),
         ));
     }
     out
@@ -342,9 +461,6 @@ fn summary(
 
 fn main() {
     let cli = Cli::parse_from(sfinder_args());
-    if matches!(cli.key, Key::Solution | Key::Use) {
-        fail("-k solution and -k use are not written yet: use -k none or -k pattern");
-    }
     let (file_line, board) = match &cli.field_path {
         Some(path) => {
             let (line, board) = read_field_file(path).unwrap_or_else(|e| fail(e));
@@ -415,9 +531,21 @@ fn main() {
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| fail(format!("{}: {e}", dir.display())));
     }
     match cli.format {
-        OutputFormat::Csv if cli.key == Key::Pattern => {
+        OutputFormat::Csv if cli.key != Key::None => {
+            let text = match cli.key {
+                Key::Pattern => by_queue(&board, &result),
+                Key::Solution => {
+                    by_solution(&board, &result, &all_placing(&field, &rules, &result))
+                }
+                _ => {
+                    let combinations = patterns.piece_combinations(field.pieces_needed() as usize);
+                    println!("Found piece combinations = {}", combinations.len());
+                    let placing = all_placing(&field, &rules, &result);
+                    by_use(&board, &result, &placing, &combinations)
+                }
+            };
             let file = dir.join("path.csv");
-            write_whole(&file, &by_queue(&board, &result));
+            write_whole(&file, &text);
             println!("Wrote {}", file.display());
         }
         OutputFormat::Csv => {

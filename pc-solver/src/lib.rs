@@ -25,8 +25,8 @@ pub use estimate::{Estimate, EstimateOptions, EstimatedMove, Mean};
 pub use field::{MAX_CLEAR_LINE, PcField};
 pub use options::SolverOptions;
 pub use path::{
-    CoverResult, PathResult, PathSolution, PathStage, PathSummary, cover, path, path_summary,
-    path_with_progress,
+    CoverResult, PathResult, PathSolution, PathStage, PathSummary, PlacingOrders, cover, path,
+    path_summary, path_with_progress, placing_orders,
 };
 pub use percent::{PercentResult, TreeNode, percent, percent_with_progress};
 pub use position::{Move, ParseMoveError, Position};

@@ -3,7 +3,9 @@
 //! writes each placement on the field of its turn, and the order of a line is its own), the
 //! same queues covered, and a minimal set no larger than sfinder's that covers them all.
 
-use pc_solver::{DropMode, KickTable, PcField, Piece, Placement, Rules, path, path_summary};
+use pc_solver::{
+    DropMode, KickTable, PcField, Piece, Placement, Rules, path, path_summary, placing_orders,
+};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -143,6 +145,7 @@ fn sfinder_solutions(field: &PcField, name: &str, file: &str) -> Vec<Solution> {
 fn path_finds_the_solutions_sfinder_finds() {
     let mut failures = Vec::new();
     let mut by_queue = 0;
+    let mut by_solution_and_use = 0;
     let only = std::env::var("PC_CASE").ok();
     for case in cases() {
         if only.as_ref().is_some_and(|o| *o != case.name) {
@@ -224,6 +227,12 @@ fn path_finds_the_solutions_sfinder_finds() {
         }
         check_summary(&case, &field, &result, &minimal, &mut failures);
         by_queue += usize::from(check_by_queue(&case.name, &result, &mut failures));
+        by_solution_and_use += usize::from(check_by_solution_and_use(
+            &case,
+            &field,
+            &result,
+            &mut failures,
+        ));
         if minimal.len() > case.minimal {
             failures.push(format!(
                 "{}: minimal {} > sfinder's {}",
@@ -236,6 +245,10 @@ fn path_finds_the_solutions_sfinder_finds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     if only.is_none() {
         assert_eq!(by_queue, 4, "the cases with sfinder's -k pattern answer");
+        assert_eq!(
+            by_solution_and_use, 8,
+            "the cases with sfinder's -k solution and -k use answers"
+        );
     }
 }
 
@@ -385,6 +398,182 @@ fn check_by_queue(name: &str, result: &pc_solver::PathResult, failures: &mut Vec
         failures.push(format!(
             "{name}: {lines} queues in -k pattern, {} ours",
             result.queues.len()
+        ));
+    }
+    true
+}
+
+/// A solution as the colour of each cell it fills on the uncleared field.
+type Colours = BTreeSet<(char, (u8, u32))>;
+
+fn colours(solution: &Solution) -> Colours {
+    solution
+        .iter()
+        .flat_map(|(piece, cells)| cells.iter().map(move |&cell| (*piece, cell)))
+        .collect()
+}
+
+/// The coloured cells of a fumen's first page: how sfinder's `-k solution` and `-k use`
+/// files draw a solution, every piece on one page, on the uncleared field.
+fn fumen_colours(data: &str) -> Colours {
+    let fumen = pc_fumen::decode(data).unwrap();
+    let field = fumen.pages[0].field();
+    let mut out = BTreeSet::new();
+    for y in 0..field.height() {
+        for x in 0..10 {
+            if let pc_fumen::Cell::Piece(piece) = field.cell(x, y) {
+                out.insert((piece.to_char(), (x as u8, y)));
+            }
+        }
+    }
+    out
+}
+
+fn piece_list(text: &str) -> BTreeSet<Vec<Piece>> {
+    text.split(';')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.chars().map(|c| Piece::from_char(c).unwrap()).collect())
+        .collect()
+}
+
+/// Where sfinder's `-k solution` and `-k use` answers are stored (`path_solution.csv`,
+/// `path_use.csv`), the same lines from [`placing_orders`] and
+/// [`PatternSet::piece_combinations`](pc_bag::PatternSet::piece_combinations): for each
+/// solution (matched by its cells' colours) the pieces it uses, the orders that build it,
+/// those the queues give, and the sequences for the pattern; for each combination of
+/// pieces, the solutions that use it and the union of their sequences.
+fn check_by_solution_and_use(
+    case: &Case,
+    field: &PcField,
+    result: &pc_solver::PathResult,
+    failures: &mut Vec<String>,
+) -> bool {
+    let dir = data_dir().join(&case.name);
+    let (Ok(solutions), Ok(uses)) = (
+        std::fs::read_to_string(dir.join("path_solution.csv")),
+        std::fs::read_to_string(dir.join("path_use.csv")),
+    ) else {
+        return false;
+    };
+    let name = &case.name;
+    let mut placing = Vec::new();
+    placing_orders(field, &rules(case), result, &mut |_, orders| {
+        placing.push(orders);
+        std::ops::ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert_eq!(placing.len(), result.solutions.len(), "{name}");
+    let solution_colours: Vec<Colours> = result
+        .solutions
+        .iter()
+        .map(|s| colours(&uncleared(field, &s.placements)))
+        .collect();
+    // Ours, by colours: (pieces used, given orders, orders, sequences for the pattern).
+    type Row = (
+        String,
+        BTreeSet<Vec<Piece>>,
+        BTreeSet<Vec<Piece>>,
+        BTreeSet<Vec<Piece>>,
+    );
+    let mut ours: Vec<(Colours, Row)> = Vec::new();
+    for (i, p) in placing.iter().enumerate() {
+        let pieces: Vec<Piece> = result.solutions[i]
+            .placements
+            .iter()
+            .map(|p| p.piece())
+            .collect();
+        let given: BTreeSet<Vec<Piece>> = p
+            .orders
+            .iter()
+            .zip(&p.given)
+            .filter(|(_, g)| **g)
+            .map(|(o, _)| o.clone())
+            .collect();
+        let row = (
+            sfinder_sorted(&pieces),
+            given,
+            p.orders.iter().cloned().collect(),
+            p.pattern_orders.iter().cloned().collect(),
+        );
+        ours.push((solution_colours[i].clone(), row));
+    }
+    let mut theirs: Vec<(Colours, Row)> = Vec::new();
+    for line in solutions.lines().skip(1) {
+        let f = csv_fields(line);
+        let data = &f[0][f[0].find("v115@").unwrap()..];
+        let row = (
+            f[1].clone(),
+            piece_list(&f[5]),
+            piece_list(&f[6]),
+            piece_list(&f[7]),
+        );
+        let counts = (row.1.len(), row.2.len(), row.3.len());
+        let stated = (
+            f[2].parse().unwrap(),
+            f[3].parse().unwrap(),
+            f[4].parse().unwrap(),
+        );
+        assert_eq!(counts, stated, "{name}: sfinder's counts and lists");
+        theirs.push((fumen_colours(data), row));
+    }
+    ours.sort();
+    theirs.sort();
+    if ours != theirs {
+        failures.push(format!(
+            "{name}: -k solution: {} lines ours, {} sfinder's, first differing: {:?}",
+            ours.len(),
+            theirs.len(),
+            ours.iter()
+                .zip(&theirs)
+                .find(|(a, b)| a != b)
+                .map(|(a, _)| &a.1.0)
+        ));
+    }
+    // -k use: each combination of pieces sfinder lists, once (sfinder repeats one for each
+    // way a queue deals it), with its solutions and their sequences for the pattern.
+    let patterns: pc_bag::PatternSet = case.pattern.parse().unwrap();
+    let combinations = patterns.piece_combinations(field.pieces_needed() as usize);
+    let mut ours_use = BTreeSet::new();
+    for combination in &combinations {
+        let mut solutions = BTreeSet::new();
+        let mut sequences = BTreeSet::new();
+        for (i, s) in result.solutions.iter().enumerate() {
+            let mut pieces = pc_bag::PieceMultiset::default();
+            for p in &s.placements {
+                pieces.insert(p.piece());
+            }
+            if pieces == *combination {
+                solutions.insert(solution_colours[i].clone());
+                sequences.extend(placing[i].pattern_orders.iter().cloned());
+            }
+        }
+        let pieces: Vec<Piece> = combination.iter().collect();
+        ours_use.insert((sfinder_sorted(&pieces), solutions, sequences));
+    }
+    let mut theirs_use = BTreeSet::new();
+    for line in uses.lines().skip(1) {
+        let f = csv_fields(line);
+        let solutions: BTreeSet<Colours> = f[3]
+            .split(';')
+            .filter(|s| !s.is_empty())
+            .map(fumen_colours)
+            .collect();
+        let sequences = piece_list(&f[4]);
+        let stated: (usize, usize) = (f[1].parse().unwrap(), f[2].parse().unwrap());
+        assert_eq!(
+            (solutions.len(), sequences.len()),
+            stated,
+            "{name}: sfinder's counts and lists"
+        );
+        theirs_use.insert((f[0].clone(), solutions, sequences));
+    }
+    if ours_use != theirs_use {
+        failures.push(format!(
+            "{name}: -k use: {} combinations ours, {} sfinder's; only ours {:?}, only sfinder's {:?}",
+            ours_use.len(),
+            theirs_use.len(),
+            ours_use.difference(&theirs_use).next().map(|r| &r.0),
+            theirs_use.difference(&ours_use).next().map(|r| &r.0)
         ));
     }
     true

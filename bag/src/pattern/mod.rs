@@ -1,6 +1,7 @@
 //! The sfinder pattern language: `T,*p4`, `[SZLJ]p2`, `[^TI]`, `*!`, pattern files.
 //! The grammar and canonical form are described in the crate README.
 
+mod combinations;
 mod expand;
 mod parse;
 mod truncate;

@@ -24,8 +24,10 @@ use smallvec::{SmallVec, smallvec};
 use std::fmt;
 use std::ops::ControlFlow;
 
+pub use placing::{PlacingOrders, placing_orders};
 pub use summary::{PathStage, PathSummary, path_summary};
 
+mod placing;
 mod queue_bits;
 mod queue_dag;
 mod summary;

@@ -10,3 +10,4 @@ $R rot180_f7_p7    -t v115@9gC8EeB8HeC8HeA8GeC8JeAgH -p '*p7' -c 4 -d 180 -K kic
 $R rot180_pco_I_p4 -t v115@BhF8DeG8CeF8EeE8JeAgH -p 'I,*p4' -c 4 -d 180 -K kicks/jstris180.properties
 # six_line_p7p2 (-t v115@pgA8GeB8FeF8DeG8DeF8FeE8EeA8JeAgH -p "*p7,*p2" -c 6) was stopped after 257 s CPU, 757 MB RSS: not stored
 $R six_line_OJ_p5  -t v115@pgC8DeD8FeE8EeR8DeE8EeA8JeAgH -p "O,J,*p5" -c 6
+$R pco_I_p3        -t v115@BhF8DeG8CeF8EeE8JeAgH -p 'I,*p3' -c 4
