@@ -8,7 +8,9 @@
 //! two pieces in with two previews (five unknown, the depth-first search pruned by the
 //! graph); loading the graph file, until it returns and until the lookup tables it makes
 //! on another thread are made; reading it laid out by piece (the page's download,
-//! decompressed) from chunks of 64 KiB with `PcGraph::reader`, until its tables are made.
+//! decompressed) and plainly (what the page's cache keeps) from chunks of 64 KiB with
+//! `PcGraph::reader`, until its tables are made; writing it plainly a chunk at a time
+//! (`GraphEncoder`, what the page does for its cache).
 //! Values are asserted before timing.
 //!
 //! The graph of SRS with soft drop must be in the cache folder first (`$PC_GRAPH_DIR`, or
@@ -18,7 +20,7 @@
 //! `cargo bench -p pc-benches --bench graph`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pc_solver::{Engine, PcGraph, Piece, Position, Rules, Solver, SolverOptions};
+use pc_solver::{Engine, GraphEncoder, PcGraph, Piece, Position, Rules, Solver, SolverOptions};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
@@ -56,6 +58,20 @@ fn timed_loads(path: &Path, rules: &Rules, iterations: u64, until_indexed: bool)
     total
 }
 
+/// Reads a graph file from chunks of 64 KiB ([`PcGraph::reader`]), until its tables are
+/// made; its number of fields.
+fn read_in_chunks(file: &[u8], rules: &Rules) -> u64 {
+    let mut reader = PcGraph::reader(rules, file.len() as u64);
+    for chunk in file.chunks(64 << 10) {
+        reader.push(chunk).unwrap();
+    }
+    let read = reader.finish().unwrap();
+    while !read.is_indexed() {
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    read.fields()
+}
+
 fn bench_graph(c: &mut Criterion) {
     let rules = Rules::default();
     let Some(path) = PcGraph::cache_path(&rules).filter(|p| p.exists()) else {
@@ -76,24 +92,24 @@ fn bench_graph(c: &mut Criterion) {
     while !graph.is_indexed() {
         std::thread::sleep(Duration::from_millis(1));
     }
-    let by_piece = graph.to_bytes_by_piece();
-    group.bench_function(
-        "read the SRS graph by piece from 64 KiB chunks, until its tables are made",
-        |b| {
-            b.iter(|| {
-                let mut reader = PcGraph::reader(&rules, by_piece.len() as u64);
-                for chunk in by_piece.chunks(64 << 10) {
-                    reader.push(chunk).unwrap();
-                }
-                let read = reader.finish().unwrap();
-                while !read.is_indexed() {
-                    std::thread::sleep(Duration::from_micros(200));
-                }
-                read.fields()
-            })
-        },
-    );
-    drop(by_piece);
+    for (layout, file) in [
+        ("by piece", graph.to_bytes_by_piece()),
+        ("plainly", graph.to_bytes()),
+    ] {
+        let name =
+            format!("read the SRS graph {layout} from 64 KiB chunks, until its tables are made");
+        group.bench_function(name, |b| b.iter(|| read_in_chunks(&file, &rules)));
+    }
+    group.bench_function("write the SRS graph plainly, a chunk at a time", |b| {
+        b.iter(|| {
+            let mut encoder = GraphEncoder::new(graph.clone());
+            let mut bytes = 0;
+            while let Some(chunk) = encoder.next_chunk() {
+                bytes += chunk.len();
+            }
+            bytes
+        })
+    });
     let solver = || {
         let options = SolverOptions {
             graph: Some(graph.clone()),

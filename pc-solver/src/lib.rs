@@ -18,7 +18,8 @@ mod solver;
 pub use decision::MAX_PREVIEW;
 pub use engine::Engine;
 pub use engine::graph::{
-    BuildProgress, BuildStage, FORMAT_VERSION, GRAPH_DIR_VARIABLE, GraphError, GraphReader, PcGraph,
+    BuildProgress, BuildStage, FORMAT_VERSION, GRAPH_DIR_VARIABLE, GraphEncoder, GraphError,
+    GraphReader, PcGraph,
 };
 pub use error::SolverError;
 pub use estimate::{Estimate, EstimateOptions, EstimatedMove, Mean};

@@ -65,17 +65,33 @@ pub extern "C" fn pc_graph_chunk(len: usize) -> *mut u8 {
 }
 
 /// Reads the chunk in the graph's buffer (`last` non-zero: no more will come); returns
-/// how many bytes it decompressed (at [`pc_graph_decoded`], for the page's cache), or
-/// `usize::MAX` when the load failed (`{"op":"graph"}` then says why).
+/// how many bytes it decompressed, or `usize::MAX` when the load failed (`{"op":"graph"}`
+/// then says why).
 #[unsafe(no_mangle)]
 pub extern "C" fn pc_graph_push(last: u32) -> usize {
     crate::graph::push(last != 0).unwrap_or(usize::MAX)
 }
 
-/// Where the bytes the last [`pc_graph_push`] decompressed are.
+/// Starts making the loaded graph's file in the plain layout, for the page's cache; its
+/// length in bytes, or `usize::MAX` when no graph is loaded (see [`crate::graph`]).
 #[unsafe(no_mangle)]
-pub extern "C" fn pc_graph_decoded() -> *const u8 {
-    crate::graph::decoded()
+pub extern "C" fn pc_graph_plain_begin() -> usize {
+    crate::graph::plain_begin()
+        .and_then(|len| usize::try_from(len).ok())
+        .unwrap_or(usize::MAX)
+}
+
+/// Makes the next chunk of that file: its length (at [`pc_graph_plain_bytes`]), 0 when
+/// the file is all given, `usize::MAX` when none is being made (a load since let it go).
+#[unsafe(no_mangle)]
+pub extern "C" fn pc_graph_plain_next() -> usize {
+    crate::graph::plain_next().unwrap_or(usize::MAX)
+}
+
+/// Where the chunk the last [`pc_graph_plain_next`] made is.
+#[unsafe(no_mangle)]
+pub extern "C" fn pc_graph_plain_bytes() -> *const u8 {
+    crate::graph::plain_chunk()
 }
 
 /// Where the last answer starts.

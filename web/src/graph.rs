@@ -6,15 +6,18 @@
 //! answer from it.
 //!
 //! The site serves the file zstd-compressed, its moves laid out by piece (what compresses
-//! best, see `web/build-graphs.sh`); the module decompresses it as it comes and hands the
-//! decompressed bytes back to the page ([`decoded`]) for the browser's cache, from which a
-//! later visit streams them in uncompressed.
+//! best, see `web/build-graphs.sh`); the module decompresses it as it comes. The page keeps
+//! the download in the browser's cache, and a later visit streams it in the same way.
+//!
+//! A plain layout loads faster than the layout by piece, which must be put back together:
+//! once a graph is in, the page may ask for its file in the plain layout a chunk at a time
+//! ([`plain_begin`], [`plain_next`]) and keep that in the cache instead.
 //!
 //! One graph at a time: starting a load lets the loaded graph go first, so the module's
 //! memory never holds two.
 
 use crate::form::{Form, FormError, drop_name};
-use pc_solver::{GraphError, GraphReader, PcGraph, Rules, RulesId};
+use pc_solver::{GraphEncoder, GraphError, GraphReader, PcGraph, Rules, RulesId};
 use ruzstd::decoding::FrameDecoder;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -24,9 +27,11 @@ thread_local! {
     static LOADING: RefCell<Option<Loading>> = const { RefCell::new(None) };
     /// Where the page writes the next chunk.
     static CHUNK: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// What the last push decompressed, for the page's cache.
-    static DECODED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static GRAPH: RefCell<Option<Arc<PcGraph>>> = const { RefCell::new(None) };
+    /// The loaded graph's file in the plain layout, being made for the page's cache.
+    static PLAIN: RefCell<Option<GraphEncoder>> = const { RefCell::new(None) };
+    /// Where the last chunk of [`PLAIN`] is.
+    static PLAIN_CHUNK: std::cell::Cell<*const u8> = const { std::cell::Cell::new(std::ptr::null()) };
 }
 
 /// How the bytes of a graph file come.
@@ -144,11 +149,10 @@ pub fn chunk(len: usize) -> *mut u8 {
 }
 
 /// Reads the chunk in the buffer (`last`: no more will come). Returns how many bytes it
-/// decompressed, which [`decoded`] holds until the next push (none for a file that comes
-/// uncompressed), or `None` when the load has failed: [`finish`] says why.
+/// decompressed (none for a file that comes uncompressed), or `None` when the load has
+/// failed: [`finish`] says why.
 pub fn push(last: bool) -> Option<usize> {
     let bytes = CHUNK.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    DECODED.with(|d| d.borrow_mut().clear());
     LOADING.with(|l| {
         let mut l = l.borrow_mut();
         let loading = l.as_mut()?;
@@ -161,8 +165,7 @@ pub fn push(last: bool) -> Option<usize> {
                 .push(&bytes)
                 .map(|()| 0)
                 .map_err(LoadError::from),
-            Some(unpack) => DECODED
-                .with(|d| unpack.take(&bytes, last, &mut loading.reader, &mut d.borrow_mut())),
+            Some(unpack) => unpack.take(&bytes, last, &mut loading.reader),
         };
         match read {
             Ok(n) => Some(n),
@@ -176,28 +179,24 @@ pub fn push(last: bool) -> Option<usize> {
     })
 }
 
-/// Where the bytes the last [`push`] decompressed are.
-pub fn decoded() -> *const u8 {
-    DECODED.with(|d| d.borrow().as_ptr())
-}
-
 impl Unpack {
-    /// Decompresses what it can of the bytes so far into `reader`, and into `out` for the
-    /// page's cache; returns how many bytes it decompressed.
+    /// Decompresses what it can of the bytes so far into `reader`; returns how many bytes
+    /// it decompressed.
     fn take(
         &mut self,
         bytes: &[u8],
         last: bool,
         reader: &mut GraphReader,
-        out: &mut Vec<u8>,
     ) -> Result<usize, LoadError> {
         self.input.extend_from_slice(bytes);
         let mut at = 0;
+        let mut given = 0;
         // Short of a whole block the decompressor may make no progress: wait for more,
         // unless no more will come.
         while (last && at < self.input.len()) || self.input.len() - at >= BLOCK {
             let end = self.input.len().min(at + 4 * BLOCK);
-            let (read, written) = self.frame.decode(&self.input[at..end], reader, out)?;
+            let (read, written) = self.frame.decode(&self.input[at..end], reader)?;
+            given += written;
             at += read;
             if read == 0 && written == 0 {
                 break;
@@ -205,7 +204,7 @@ impl Unpack {
         }
         self.input.drain(..at);
         if last {
-            self.frame.decode(&[], reader, out)?;
+            given += self.frame.decode(&[], reader)?.1;
             if !self.frame.decoder.is_finished() {
                 return Err(LoadError::Unpack("it ends early".into()));
             }
@@ -213,7 +212,7 @@ impl Unpack {
                 return Err(LoadError::Unpack("bytes after its end".into()));
             }
         }
-        Ok(out.len())
+        Ok(given)
     }
 }
 
@@ -226,7 +225,6 @@ impl Frame {
         &mut self,
         source: &[u8],
         reader: &mut GraphReader,
-        out: &mut Vec<u8>,
     ) -> Result<(usize, usize), LoadError> {
         let broken =
             |e: ruzstd::decoding::errors::FrameDecoderError| LoadError::Unpack(e.to_string());
@@ -237,7 +235,6 @@ impl Frame {
         let mut given = 0;
         while written > 0 {
             reader.push(&self.scratch[..written])?;
-            out.extend_from_slice(&self.scratch[..written]);
             given += written;
             written = self
                 .decoder
@@ -256,7 +253,6 @@ pub fn finish() -> Result<Loaded, LoadError> {
         .with(|l| l.borrow_mut().take())
         .ok_or(LoadError::NotStarted)?;
     CHUNK.with(|c| *c.borrow_mut() = Vec::new());
-    DECODED.with(|d| *d.borrow_mut() = Vec::new());
     if let Some(error) = loading.failed {
         return Err(error);
     }
@@ -276,6 +272,7 @@ pub fn finish() -> Result<Loaded, LoadError> {
         start: crate::form::field_rows(start.board()),
         bytes,
     };
+    PLAIN.with(|p| p.borrow_mut().take());
     GRAPH.with(|g| *g.borrow_mut() = Some(Arc::new(graph)));
     Ok(loaded)
 }
@@ -286,12 +283,47 @@ pub fn for_rules(rules: &Rules) -> Option<Arc<PcGraph>> {
     GRAPH.with(|g| g.borrow().as_ref().filter(|g| g.rules_id() == id).cloned())
 }
 
+/// Starts making the loaded graph's file in the plain layout ([`plain_next`]); its length
+/// in bytes, or `None` when no graph is loaded.
+pub fn plain_begin() -> Option<u64> {
+    let graph = GRAPH.with(|g| g.borrow().clone())?;
+    let encoder = GraphEncoder::new(graph);
+    let len = encoder.len();
+    PLAIN.with(|p| *p.borrow_mut() = Some(encoder));
+    Some(len)
+}
+
+/// The next chunk of the file [`plain_begin`] started: its length (at [`plain_chunk`]), 0
+/// once the file is all given (the encoder then lets the graph go), `None` when none was
+/// started or a load since let it go.
+pub fn plain_next() -> Option<usize> {
+    PLAIN.with(|p| {
+        let mut plain = p.borrow_mut();
+        let encoder = plain.as_mut()?;
+        match encoder.next_chunk() {
+            Some(chunk) => {
+                PLAIN_CHUNK.with(|at| at.set(chunk.as_ptr()));
+                Some(chunk.len())
+            }
+            None => {
+                *plain = None;
+                Some(0)
+            }
+        }
+    })
+}
+
+/// Where the last chunk [`plain_next`] made is: valid until the next call into the module.
+pub fn plain_chunk() -> *const u8 {
+    PLAIN_CHUNK.with(|at| at.get())
+}
+
 /// Lets the loaded graph, and any load under way, go.
 pub fn unload() {
+    PLAIN.with(|p| p.borrow_mut().take());
     GRAPH.with(|g| g.borrow_mut().take());
     LOADING.with(|l| l.borrow_mut().take());
     CHUNK.with(|c| *c.borrow_mut() = Vec::new());
-    DECODED.with(|d| *d.borrow_mut() = Vec::new());
 }
 
 #[cfg(test)]
@@ -307,12 +339,13 @@ pub(crate) mod tests {
         });
     }
 
-    /// What the page reads after a [`push`]: the `len` bytes at [`decoded`].
-    pub(crate) fn decoded(at: *const u8, len: usize) -> Vec<u8> {
-        DECODED.with(|d| {
-            let d = d.borrow();
-            assert_eq!((d.as_ptr(), d.len()), (at, len));
-            d.clone()
+    /// What the page reads after a [`plain_next`]: the `len` bytes at [`plain_chunk`].
+    pub(crate) fn plain_chunk_bytes(at: *const u8, len: usize) -> Vec<u8> {
+        PLAIN.with(|p| {
+            let plain = p.borrow();
+            let chunk = plain.as_ref().map_or(&[][..], |e| e.chunk());
+            assert_eq!((chunk.as_ptr(), chunk.len()), (at, len));
+            chunk.to_vec()
         })
     }
 }

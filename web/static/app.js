@@ -492,6 +492,8 @@ function drawGraph(g) {
   }
   box.dataset.ms = g.ms ?? '';
   box.dataset.fromCache = String(!!g.fromCache);
+  // 'plain' once the cache keeps the graph in the layout that loads fastest.
+  box.dataset.cached = g.cached ?? '';
   if (play) play.render();
 }
 

@@ -2,9 +2,10 @@
 // position on screen before the ones Play mode's review still wants), the PC field graph
 // of the rules in use, and a fresh worker when a solve is cancelled.
 //
-// Events ('graph'): detail {state, stage, loaded, total, info, error, ms, fromCache}, state
+// Events ('graph'): detail {state, stage, loaded, total, info, error, ms, fromCache, cached}, state
 // one of 'none' (the site has no graph for these rules), 'off' (the player turned it off),
-// 'loading', 'ready', 'failed'.
+// 'loading', 'ready', 'failed'; cached 'plain' once the browser's cache keeps the graph in
+// the layout that loads fastest ('failed' when writing it failed).
 
 /** How long solves wait for a graph that downloads (see SolverClient.waitsForGraph). */
 const GRAPH_GRACE = 8000;
@@ -72,6 +73,9 @@ export class SolverClient extends EventTarget {
       } else {
         this.setGraph({ state: 'failed', error: data.error, ms: data.ms, entry: this.graph.entry });
       }
+    } else if (data.type === 'graph-cached') {
+      if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
+      this.setGraph({ ...this.graph, cached: data.layout ?? 'failed', cacheMs: data.ms, cacheError: data.error });
     }
   }
 

@@ -5,21 +5,34 @@
 //                                                   'path' with extra {pattern, list})
 //   {type: 'graph', id, graph, base}             -> {type: 'graph-progress', id, stage, loaded, total}…
 //                                                   then {type: 'graph', id, ok, info | error, ms, …}
+//                                                   and, after a download, {type: 'graph-cached',
+//                                                   id, layout: 'plain' | null, bytes, ms, error}
 // A solve cannot be interrupted inside the module: the page cancels by terminating this
 // worker and starting another (which loads the graph again, from the browser's cache).
 //
 // The graph: the page names a file of graphs/index.json ({file, kicks, drop, coding, bytes,
-// raw, sha256}). The site serves it zstd-compressed (coding 'zstd'); the module reads it as
-// it streams in, chunk by chunk, decompressing it as it goes ({op: 'graph_begin'},
-// pc_graph_chunk, pc_graph_push), so the file is never whole in memory beside the graph.
-// The module hands back the decompressed bytes, which go to the Cache API at the same time;
-// a later visit streams them from there (no decompression). Then the module finishes the
-// graph ({op: 'graph'}). A file that fails the checks is deleted from the cache and
-// downloaded once more; failing again, it is reported and never used.
+// raw, sha256}). The site serves it zstd-compressed (coding 'zstd'), its moves laid out by
+// piece (what compresses best); the module reads it as it streams in, chunk by chunk,
+// decompressing it as it goes ({op: 'graph_begin'}, pc_graph_chunk, pc_graph_push), so the
+// file is never whole in memory beside the graph. The download also goes, as it came, to the
+// Cache API; then the module finishes the graph ({op: 'graph'}). A file that fails the checks
+// is deleted from the cache and downloaded once more; failing again, it is reported and never
+// used.
+//
+// The layout by piece loads slower than the plain one (the module puts each field's moves
+// back together), and a cached download must be decompressed again. So two seconds after a
+// graph is in from a download, or from the cache's copy of one (PLAIN_AFTER_MS), the module writes the graph's file again in the
+// plain layout, a chunk at a time (pc_graph_plain_*), and that replaces the cache's entry:
+// later visits stream it in as it is, which loads fastest. Solves go between the chunks.
+// Until it is whole the cache keeps the download, so a page closed meanwhile costs nothing.
 import { Pc } from './pc.js';
 
 const CACHE = 'pc-graphs';
+/** How long the worker waits after a download before it writes the plain layout. */
+const PLAIN_AFTER_MS = 2000;
 let ready = null;
+/** The job whose plain layout is to be written, if any. */
+let plainJob = null;
 
 self.onmessage = async ({ data }) => {
   if (data.type === 'init') {
@@ -41,12 +54,18 @@ self.onmessage = async ({ data }) => {
     self.postMessage({ type: 'answer', id: data.id, answer, ms, memory, broken: pc.broken });
   } else if (data.type === 'graph') {
     const started = performance.now();
+    // A load lets the last graph go: its plain layout is not written.
+    plainJob = null;
     try {
-      const result = await loadGraph(pc, data);
+      const { stored, coding, ...result } = await loadGraph(pc, data);
       self.postMessage({
         type: 'graph', id: data.id, ok: true, ...result, ms: performance.now() - started,
         memory: pc.exports.memory.buffer.byteLength,
       });
+      if (coding === 'zstd' && stored) {
+        plainJob = { id: data.id, stored };
+        setTimeout(() => storePlain(pc, data.id), PLAIN_AFTER_MS);
+      }
     } catch (err) {
       self.postMessage({
         type: 'graph', id: data.id, ok: false, error: err.message, ms: performance.now() - started,
@@ -88,31 +107,35 @@ async function loadGraph(pc, { id, graph, base }) {
     const fromCache = !!cached;
     const timing = { fromCache, downloadMs: 0, decodeMs: 0 };
     let storing = null;
-    let toCache = null;
     let body;
-    let counted = () => 0;
+    // What the cache keeps: the download as it came (zstd), or, once storePlain has
+    // replaced it, the file laid out plainly; each entry says its coding and length.
+    let coding = 'zstd';
+    let length = graph.raw;
     if (cached) {
       body = cached.body;
+      coding = cached.headers.get('x-pc-coding') ?? 'none';
+      length = Number(cached.headers.get('x-pc-bytes') ?? graph.raw);
     } else {
       progress(id, 'download', 0, graph.bytes);
       const response = await fetch(key, { cache: 'no-store' });
       if (!response.ok) throw new Error(`graph: ${graph.file}: HTTP ${response.status}`);
-      body = response.body;
-      // What the module decompresses, as it does, for the cache: at most 8 MiB waits for the
-      // cache to take it (the download waits beyond that), so the page never holds the file.
-      const { readable, writable } = new TransformStream({}, new ByteLengthQueuingStrategy({ highWaterMark: 8 << 20 }));
-      toCache = writable.getWriter();
-      storing = cache.put(stored, new Response(readable, { headers: { 'content-type': 'application/octet-stream' } }))
-        .catch((err) => err);
+      // The download goes to the module and, as it came, to the cache (17 MB, not the
+      // 221 MB it decompresses to, so the cache never holds the download back).
+      const [toModule, toCache] = response.body.tee();
+      body = toModule;
+      storing = cache.put(stored, new Response(toCache, {
+        headers: { 'content-type': 'application/octet-stream', 'x-pc-coding': 'zstd', 'x-pc-bytes': String(graph.raw) },
+      })).catch((err) => err);
     }
     try {
       const t0 = performance.now();
       const begun = pc.call({
-        op: 'graph_begin', kicks: graph.kicks, drop: graph.drop, bytes: graph.raw,
-        coding: fromCache ? 'none' : 'zstd',
+        op: 'graph_begin', kicks: graph.kicks, drop: graph.drop, bytes: length, coding,
       });
       if (!begun.ok) throw new Error(begun.error);
-      await streamInto(pc, body, graph, fromCache ? 'cache' : 'download', id, toCache);
+      const total = coding === 'zstd' ? graph.bytes : length;
+      await streamInto(pc, body, graph, fromCache ? 'cache' : 'download', id, total);
       timing.downloadMs = performance.now() - t0;
       const t1 = performance.now();
       const answer = pc.call({ op: 'graph' });
@@ -120,13 +143,11 @@ async function loadGraph(pc, { id, graph, base }) {
       if (pc.broken) throw new Error(answer.error ?? 'graph: the module stopped');
       if (!answer.ok) throw new Error(answer.error);
       // A cache that failed costs the next visit a download, not this one its graph.
-      await toCache?.close().catch(() => {});
       const put = await storing;
       if (put instanceof Error) timing.cacheError = put.message;
-      return { info: answer, ...timing, attempts };
+      return { info: answer, ...timing, attempts, coding, stored: put instanceof Error ? null : stored };
     } catch (err) {
       // Never trusted: out of the cache, and once more from the site.
-      await toCache?.abort(err).catch(() => {});
       await storing;
       await cache.delete(stored);
       attempts.push({ fromCache, error: err.message });
@@ -139,35 +160,26 @@ async function loadGraph(pc, { id, graph, base }) {
 }
 
 /**
- * Hands a stream of the graph's bytes to the module chunk by chunk, and what it decompresses
- * to `toCache` (a stream writer, when downloading); the progress counts the bytes downloaded
- * (compressed) or read from the cache. A chunk the module refuses ends the stream: {op: 'graph'} says why.
+ * Hands a stream of the graph's bytes to the module chunk by chunk; the progress counts the
+ * bytes read of `total`. A chunk the module refuses ends the stream: {op: 'graph'} says why.
  */
-async function streamInto(pc, body, graph, stage, id, toCache) {
+async function streamInto(pc, body, graph, stage, id, total) {
   const reader = body.getReader();
-  const total = stage === 'download' ? graph.bytes : graph.raw;
   let read = 0;
   let lastReport = 0;
-  const push = async (chunk, last) => {
+  const push = (chunk, last) => {
     const e = pc.exports;
     const ptr = e.pc_graph_chunk(chunk.byteLength) >>> 0;
     // The memory may have grown since the last call: take the buffer afresh each time.
     new Uint8Array(e.memory.buffer, ptr, chunk.byteLength).set(chunk);
-    const decoded = e.pc_graph_push(last ? 1 : 0) >>> 0;
-    if (decoded === 0xffffffff) return false;
-    if (decoded > 0 && toCache) {
-      // A cache that fails (full) never stops the load.
-      await toCache.ready.catch(() => {});
-      toCache.write(new Uint8Array(e.memory.buffer, e.pc_graph_decoded() >>> 0, decoded).slice()).catch(() => {});
-    }
-    return true;
+    return (e.pc_graph_push(last ? 1 : 0) >>> 0) !== 0xffffffff;
   };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       read += value.byteLength;
-      if (!(await push(value, false))) {
+      if (!push(value, false)) {
         reader.cancel().catch(() => {});
         return;
       }
@@ -180,6 +192,50 @@ async function streamInto(pc, body, graph, stage, id, toCache) {
   } catch (err) {
     throw new Error(`graph: ${graph.file}: the download stopped (${err.message})`);
   }
-  await push(new Uint8Array(0), true);
+  push(new Uint8Array(0), true);
   progress(id, stage, total, total);
+}
+
+/**
+ * Writes the loaded graph's file in the plain layout over the cache's entry of job `id`, a
+ * chunk at a time, waiting for the cache between chunks (solves go between them). Anything
+ * that fails leaves the entry as it was; a load since (another job) stops it.
+ */
+async function storePlain(pc, id) {
+  const job = plainJob;
+  if (!job || job.id !== id || pc.broken) return;
+  plainJob = null;
+  const started = performance.now();
+  const e = pc.exports;
+  const len = e.pc_graph_plain_begin() >>> 0;
+  if (len === 0xffffffff) return;
+  const cache = await caches.open(CACHE);
+  const { readable, writable } = new TransformStream({}, new ByteLengthQueuingStrategy({ highWaterMark: 4 << 20 }));
+  const writer = writable.getWriter();
+  const put = cache.put(job.stored, new Response(readable, {
+    headers: { 'content-type': 'application/octet-stream', 'x-pc-bytes': String(len) },
+  })).catch((err) => err);
+  let error = null;
+  try {
+    for (;;) {
+      await writer.ready;
+      // Between chunks the worker takes its messages: a load since lets the file go (-1).
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (pc.broken) throw new Error('the module stopped');
+      const n = e.pc_graph_plain_next() >>> 0;
+      if (n === 0xffffffff) throw new Error('another graph was loaded');
+      if (n === 0) break;
+      writer.write(new Uint8Array(e.memory.buffer, e.pc_graph_plain_bytes() >>> 0, n).slice()).catch(() => {});
+    }
+    await writer.close();
+  } catch (err) {
+    error = err;
+    await writer.abort(err).catch(() => {});
+  }
+  const stored = await put;
+  if (!error && stored instanceof Error) error = stored;
+  self.postMessage({
+    type: 'graph-cached', id, layout: error ? null : 'plain', bytes: len, ms: performance.now() - started,
+    error: error ? String(error.message ?? error) : undefined,
+  });
 }

@@ -290,6 +290,28 @@ await check('the page fetches the graph, caches it, answers from it as without i
   assertEqual(await text(page, '#chance'), nativeFraction(withoutGraph), '#chance');
   figures.small_graph_load_ms = Number(await page.$eval('#graph-status', (n) => n.dataset.ms));
   await page.screenshot({ path: join(out, 'page-graph.png'), fullPage: true });
+  const entry = () => page.evaluate(async () => {
+    const cache = await caches.open('pc-graphs');
+    const [request] = await cache.keys();
+    const response = await cache.match(request);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return {
+      url: request.url, length: bytes.length, coding: response.headers.get('x-pc-coding'),
+      said: Number(response.headers.get('x-pc-bytes')), magic: String.fromCharCode(...bytes.slice(0, 8)),
+    };
+  });
+  // The cache keeps the download as it came, and a reload at once reads it from there.
+  const download = await entry();
+  assertEqual([download.coding, download.magic.slice(0, 4)], ['zstd', '(\u00b5/\u00fd'], 'the cache keeps the download (a zstd frame)');
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
+  assertEqual(await page.$eval('#graph-status', (n) => n.dataset.fromCache), 'true', 'from the cached download');
+  state = await waitState(page, ['done', 'error']);
+  assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine from the cached download');
+  // Soon after, the cache keeps the graph laid out plainly instead (what loads fastest).
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.cached === 'plain', { timeout: 30_000 });
+  const plain = await entry();
+  assertEqual([plain.coding, plain.magic, plain.said], [null, 'PCGRAPH\0', plain.length], 'the cache keeps the plain layout');
   // A second visit reads it from the browser's cache: no request.
   await page.reload({ waitUntil: 'load' });
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
@@ -297,6 +319,20 @@ await check('the page fetches the graph, caches it, answers from it as without i
   state = await waitState(page, ['done', 'error']);
   assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine after a reload');
   assertEqual(requests(served) - before, 1, 'downloads after a reload');
+  sameRanking(await tableMoves(page), nativeMoves(withoutGraph));
+  // The plain entry damaged in the cache: refused, downloaded once more, answered from it.
+  await page.evaluate(async (url) => {
+    const cache = await caches.open('pc-graphs');
+    const bytes = new Uint8Array(await (await cache.match(url)).arrayBuffer());
+    bytes[bytes.length >> 1] ^= 0x20;
+    await cache.put(url, new Response(bytes, { headers: { 'x-pc-bytes': String(bytes.length) } }));
+  }, plain.url);
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
+  assertEqual(await page.$eval('#graph-status', (n) => n.dataset.fromCache), 'false', 'downloaded again');
+  assertEqual(requests(served) - before, 2, 'downloads after a damaged cache');
+  state = await waitState(page, ['done', 'error']);
+  assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine after the damaged cache');
   assertEqual(page.problems, [], 'console');
   await page.close();
   await context.close();

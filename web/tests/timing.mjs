@@ -12,6 +12,8 @@
 // 1. A first visit (fresh profile): the graph downloaded, checked and read; the first
 //    decision of a PC, I held and JLOSTZ (419/420), answered from it; the renderer's
 //    largest resident memory while it loads.
+//    Then the worker writes the graph laid out plainly over the cache's entry: how long it
+//    took and the renderer's largest resident memory meanwhile.
 // 2. --runs reloads: the graph read from the browser's cache (decode included) and the same
 //    decision; medians.
 // 3. The first decision of a game in Play mode, the hold slot empty (the empty field,
@@ -224,6 +226,15 @@ figures.first_visit = await graphVisit(page, true);
 figures.first_visit.peakRendererMiB = stopPeak();
 figures.first_visit.resident = resident(browser.profile);
 console.log('first visit', JSON.stringify(figures.first_visit));
+// The worker then writes the graph plainly over the cache's entry (what the reloads read).
+const stopPlainPeak = peakRenderer(browser.profile);
+await page.waitForFunction(() => ['plain', 'failed'].includes(document.getElementById('graph-status').dataset.cached), { timeout: 900_000, polling: 100 });
+figures.plain_cache = await page.evaluate(() => {
+  const g = window.pcPage.solver.graph;
+  return { cached: g.cached, ms: Math.round(g.cacheMs), error: g.cacheError ?? null };
+});
+figures.plain_cache.peakRendererMiB = stopPlainPeak();
+console.log('plain layout cached', JSON.stringify(figures.plain_cache));
 for (let i = 0; i < runs; i++) {
   await page.reload({ waitUntil: 'load' });
   await page.waitForFunction(() => document.body.dataset.state !== 'loading');

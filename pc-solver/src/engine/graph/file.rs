@@ -663,7 +663,7 @@ impl Reader<'_> {
 
 /// Appends `value` as a varint: seven bits a byte, low first, the top bit set on all but
 /// the last byte.
-fn put_varint(out: &mut Vec<u8>, mut value: u64) {
+pub(super) fn put_varint(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
         out.push(value as u8 | 0x80);
         value >>= 7;

@@ -83,6 +83,7 @@ mod build;
 mod by_piece;
 mod children;
 mod edge;
+mod encoder;
 mod error;
 mod file;
 mod four_left;
@@ -101,6 +102,7 @@ pub(crate) mod suffix;
 mod three_left;
 
 pub use build::{BuildProgress, BuildStage};
+pub use encoder::GraphEncoder;
 pub use error::GraphError;
 pub use file::FORMAT_VERSION;
 pub use file::GRAPH_DIR_VARIABLE;
