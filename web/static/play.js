@@ -1013,8 +1013,8 @@ export class Play {
 }
 
 /**
- * The heights of the field's rows, top first, for the phone layout (style.css uses
- * `--row-sizes` up to 560 px wide): the spawn rows and the rows up to two above the clear
+ * The heights of the field's rows, top first, for the phone layouts (style.css uses
+ * `--row-sizes` up to 560 px wide, and on short, wide screens): the spawn rows and the rows up to two above the clear
  * line (six at least) at full size, the empty rows between them squeezed.
  */
 function rowSizes(clearLine) {

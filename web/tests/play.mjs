@@ -586,6 +586,21 @@ export async function playChecks({
     for (const [width, height] of [[360, 740], [1280, 800]]) await lostGame(browser, base, out, width, height, path);
   });
 
+  await check('Play on a phone held sideways (740×360, touch): the field beside the chance, the hint and the pad, all in the first screen', async () => {
+    const page = await open(browser, base, `play=1&seed=1&preview=6&${FIRST_PC}`, { width: 740, height: 360, touch: true });
+    await waitAnswer(page);
+    assertEqual(await firstScreenProblems(page), [], 'the first screen');
+    const beside = await page.evaluate(() => {
+      const board = document.getElementById('play-board').getBoundingClientRect();
+      const pad = document.getElementById('pad-hold').getBoundingClientRect();
+      return pad.left >= board.right;
+    });
+    assert(beside, 'the pad beside the field');
+    await page.screenshot({ path: join(out, 'play-phone-landscape.png') });
+    assertEqual(page.problems, [], 'console');
+    await page.close();
+  });
+
   await check('Play on a phone (360×740, touch): the field, the chance, the hint and the pad in the first screen; taps, swipes and the pad play the hints to a PC', async () => {
     const page = await open(browser, base, `play=1&seed=1&preview=6&${FIRST_PC}`, { width: 360, height: 740, touch: true });
     await waitAnswer(page);
