@@ -260,9 +260,10 @@ fn used_pieces(result: &PathResult, index: usize) -> String {
     sfinder_sorted(&used)
 }
 
-/// sfinder's `-k solution` csv: a line for each solution, with a fumen of it, the pieces
-/// it uses, how many orders build it that the queues give, how many orders build it, how
-/// many queues build it, and those three lists (most queues first).
+/// sfinder's `-k solution` csv: a line for each solution (those built by the most queues
+/// first), with a fumen of it, the pieces it uses, how many orders build it that the queues
+/// give, how many orders build it, how many sequences build it "for the pattern"
+/// ([`PlacingOrders::pattern_orders`]), and those three lists.
 fn by_solution(board: &Board32, result: &PathResult, placing: &[PlacingOrders]) -> String {
     let fumens = fumen_data(board, result);
     let mut order: Vec<usize> = (0..result.solutions.len()).collect();
@@ -309,8 +310,8 @@ fn all_placing(field: &PcField, rules: &Rules, result: &PathResult) -> Vec<Placi
 }
 
 /// sfinder's `-k use` csv: a line for each combination of pieces, with how many solutions
-/// use exactly those pieces, how many queues build one of them, their fumens (most queues
-/// first), and those queues.
+/// use exactly those pieces, how many sequences build one of them "for the pattern", their
+/// fumens (those of the most such sequences first), and those sequences.
 fn by_use(
     board: &Board32,
     result: &PathResult,

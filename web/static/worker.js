@@ -5,7 +5,8 @@
 //                                                   'path' with extra {pattern, list})
 //   {type: 'graph', id, graph, base}             -> {type: 'graph-progress', id, stage, loaded, total}…
 //                                                   then {type: 'graph', id, ok, info | error, ms, …}
-//                                                   and, after a download, {type: 'graph-cached',
+//                                                   and, after a load of a download or of its
+//                                                   cached copy, {type: 'graph-cached',
 //                                                   id, layout: 'plain' | null, bytes, ms, error}
 // A solve cannot be interrupted inside the module: the page cancels by terminating this
 // worker and starting another (which loads the graph again, from the browser's cache).
@@ -21,14 +22,15 @@
 //
 // The layout by piece loads slower than the plain one (the module puts each field's moves
 // back together), and a cached download must be decompressed again. So two seconds after a
-// graph is in from a download, or from the cache's copy of one (PLAIN_AFTER_MS), the module writes the graph's file again in the
-// plain layout, a chunk at a time (pc_graph_plain_*), and that replaces the cache's entry:
-// later visits stream it in as it is, which loads fastest. Solves go between the chunks.
-// Until it is whole the cache keeps the download, so a page closed meanwhile costs nothing.
+// graph is in from a download, or from the cache's copy of one (PLAIN_AFTER_MS), the module
+// writes the graph's file again in the plain layout, a chunk at a time (pc_graph_plain_*),
+// and that replaces the cache's entry: later visits stream it in as it is, which loads
+// fastest. Solves go between the chunks. Until it is whole the cache keeps the download, so
+// a page closed meanwhile costs nothing.
 import { Pc } from './pc.js';
 
 const CACHE = 'pc-graphs';
-/** How long the worker waits after a download before it writes the plain layout. */
+/** How long the worker waits, once a zstd graph is in, before it writes the plain layout. */
 const PLAIN_AFTER_MS = 2000;
 let ready = null;
 /** The job whose plain layout is to be written, if any. */

@@ -22,9 +22,8 @@ pub struct PlacingOrders {
     pub given: Vec<bool>,
     /// The sequences as long as the result's queues that build the solution by one of the
     /// given orders, with hold, and that hold can turn some queue into: what sfinder's
-    /// `-k solution` and `-k use` count as the queues "for the pattern" (with a piece held
-    /// whose queue is not known, a player may see any of them). Sorted; without hold, the
-    /// given orders themselves.
+    /// `-k solution` and `-k use` count as the queues "for the pattern". Sorted; without
+    /// hold, the given orders themselves.
     pub pattern_orders: Vec<Vec<Piece>>,
 }
 

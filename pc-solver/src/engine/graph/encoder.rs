@@ -67,8 +67,8 @@ enum Part {
 const CHUNK_BYTES: usize = 1 << 20;
 
 impl GraphEncoder {
-    /// An encoder of `graph`'s file. It reads the whole graph once before it returns, for
-    /// the header's hashes (a few hundred milliseconds for the SRS graph).
+    /// An encoder of `graph`'s file. Cost: it reads the whole graph once before it returns
+    /// (for the header's hashes), and once more over the chunks.
     pub fn new(graph: Arc<PcGraph>) -> GraphEncoder {
         GraphEncoder::with_chunk_size(graph, CHUNK_BYTES)
     }
