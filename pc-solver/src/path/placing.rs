@@ -67,6 +67,9 @@ pub fn placing_orders(
     let mut builder = Builder::new(field, rules, &movegen);
     let mut lattice = Orders::default();
     let length = result.queues.first().map_or(0, Vec::len);
+    // Buffers kept from one solution to the next.
+    let mut states = States::default();
+    let mut found: Vec<u64> = Vec::new();
     for (index, solution) in result.solutions.iter().enumerate() {
         let set = setup_on(field.board(), &solution.placements, index)?;
         builder.orders(&set, &mut lattice);
@@ -77,18 +80,24 @@ pub fn placing_orders(
         }
         let given: Vec<bool> = orders
             .iter()
-            .map(|order| gives(&tree, order, rules.hold))
+            .map(|order| gives(&tree, order, rules.hold, &mut states))
             .collect();
         let given_orders = orders.iter().zip(&given).filter(|(_, g)| **g);
         let mut pattern_orders: Vec<Vec<Piece>> = if rules.hold {
-            let mut found = Vec::new();
+            found.clear();
             for (order, _) in given_orders {
                 sequences_giving(order, length, &mut found);
             }
             found.sort_unstable();
             found.dedup();
-            found.retain(|s| gives(&tree, s, true));
+            let mut pieces = Vec::with_capacity(length);
             found
+                .iter()
+                .filter_map(|&packed| {
+                    unpack(packed, length, &mut pieces);
+                    gives(&tree, &pieces, true, &mut states).then(|| pieces.clone())
+                })
+                .collect()
         } else {
             given_orders.map(|(o, _)| o.clone()).collect()
         };
@@ -136,37 +145,45 @@ fn list_orders(
     }
 }
 
+/// The most pieces a sequence packed in a `u64` holds, three bits each.
+const MOST_PACKED: usize = 21;
+
 /// Adds to `out` each sequence of `length` pieces (`order`'s length, or one more) that
 /// gives `order` with hold: read piece by piece, each piece read is placed or the piece
 /// in hand placed and the one read taken into hand; a piece left in hand at the end may
-/// be any.
-fn sequences_giving(order: &[Piece], length: usize, out: &mut Vec<Vec<Piece>>) {
-    if order.is_empty() || !(order.len()..=order.len() + 1).contains(&length) {
+/// be any. Each sequence is packed, three bits a piece, the first piece highest (so they
+/// sort as the sequences do); [`unpack`] gives it back.
+fn sequences_giving(order: &[Piece], length: usize, out: &mut Vec<u64>) {
+    if order.is_empty()
+        || length > MOST_PACKED
+        || !(order.len()..=order.len() + 1).contains(&length)
+    {
         return;
     }
     // The hand after the first piece read: that piece, nothing placed yet.
     for &first in &Piece::ALL {
-        let mut sequence = vec![first];
-        extend_giving(order, length, &[(0, first)], &mut sequence, out);
+        let states: SmallVec<[(usize, Piece); 8]> = smallvec::smallvec![(0, first)];
+        extend_giving(order, length, &states, first.index() as u64, 1, out);
     }
 }
 
-/// [`sequences_giving`] from a prefix, `states` being what it can leave: (pieces of
-/// `order` placed, piece in hand).
+/// [`sequences_giving`] from a prefix of `read` pieces (`sequence`, packed), `states`
+/// being what it can leave: (pieces of `order` placed, piece in hand).
 fn extend_giving(
     order: &[Piece],
     length: usize,
     states: &[(usize, Piece)],
-    sequence: &mut Vec<Piece>,
-    out: &mut Vec<Vec<Piece>>,
+    sequence: u64,
+    read: usize,
+    out: &mut Vec<u64>,
 ) {
-    if sequence.len() == length {
+    if read == length {
         // Every piece placed (one left in hand), or all but the last, which is in hand.
         let done = states.iter().any(|&(placed, hand)| {
             placed == order.len() || (placed + 1 == order.len() && hand == order[placed])
         });
         if done {
-            out.push(sequence.clone());
+            out.push(sequence);
         }
         return;
     }
@@ -187,15 +204,31 @@ fn extend_giving(
         }
         next.sort_unstable_by_key(|&(placed, hand)| (placed, hand.index()));
         next.dedup();
-        sequence.push(piece);
-        extend_giving(order, length, &next, sequence, out);
-        sequence.pop();
+        let longer = sequence << 3 | piece.index() as u64;
+        extend_giving(order, length, &next, longer, read + 1, out);
     }
+}
+
+/// The `length` pieces of a sequence packed by [`sequences_giving`], into `pieces`.
+fn unpack(packed: u64, length: usize, pieces: &mut Vec<Piece>) {
+    pieces.clear();
+    pieces.extend(
+        (0..length)
+            .rev()
+            .map(|k| Piece::ALL[(packed >> (3 * k) & 7) as usize]),
+    );
+}
+
+/// The states of [`gives`]'s walk, kept from one call to the next.
+#[derive(Default)]
+struct States {
+    now: Vec<(u32, Piece)>,
+    next: Vec<(u32, Piece)>,
 }
 
 /// Whether some queue of `tree` gives `order`: played with hold (when `hold`) or without,
 /// the pieces it places come in that order.
-fn gives(tree: &QueueTree, order: &[Piece], hold: bool) -> bool {
+fn gives(tree: &QueueTree, order: &[Piece], hold: bool, buffers: &mut States) -> bool {
     let child = |node: u32, piece: Piece| tree.children[node as usize][piece.index()];
     if !hold {
         let mut node = 0;
@@ -213,13 +246,15 @@ fn gives(tree: &QueueTree, order: &[Piece], hold: bool) -> bool {
     // States (node, piece in hand) after each piece read, all with the same count of
     // pieces placed: the hand is the piece read and not placed, held or current. Each
     // piece read is placed, or the hand is placed and the piece read taken into hand.
-    let mut states: Vec<(u32, Piece)> = Piece::ALL
-        .iter()
-        .filter_map(|&p| {
-            let node = child(0, p);
-            (node != NONE).then_some((node, p))
-        })
-        .collect();
+    let States {
+        now: states,
+        next: next_states,
+    } = buffers;
+    states.clear();
+    states.extend(Piece::ALL.iter().filter_map(|&p| {
+        let node = child(0, p);
+        (node != NONE).then_some((node, p))
+    }));
     for (placed, &wanted) in order.iter().enumerate() {
         // The queue ends here: the hand, placed last, finishes the order.
         if placed + 1 == order.len()
@@ -229,8 +264,8 @@ fn gives(tree: &QueueTree, order: &[Piece], hold: bool) -> bool {
         {
             return true;
         }
-        let mut next_states = Vec::new();
-        for &(node, hand) in &states {
+        next_states.clear();
+        for &(node, hand) in states.iter() {
             for &piece in &Piece::ALL {
                 let next = child(node, piece);
                 if next == NONE {
@@ -245,7 +280,7 @@ fn gives(tree: &QueueTree, order: &[Piece], hold: bool) -> bool {
         }
         next_states.sort_unstable_by_key(|&(node, hand)| (node, hand.index()));
         next_states.dedup();
-        states = next_states;
+        std::mem::swap(states, next_states);
         if states.is_empty() {
             return false;
         }
@@ -321,8 +356,9 @@ mod tests {
         ) {
             let queue = &queue[..order.len() + usize::from(longer)];
             let tree = QueueTree::new([queue.iter().copied()]);
-            prop_assert_eq!(gives(&tree, &order, true), played(queue).contains(&order));
-            prop_assert_eq!(gives(&tree, &order, false), queue.starts_with(&order));
+            let mut states = States::default();
+            prop_assert_eq!(gives(&tree, &order, true, &mut states), played(queue).contains(&order));
+            prop_assert_eq!(gives(&tree, &order, false, &mut states), queue.starts_with(&order));
         }
 
         /// The sequences giving an order are those whose play gives it.
@@ -334,7 +370,14 @@ mod tests {
             let len = order.len() + usize::from(longer);
             let mut found = Vec::new();
             sequences_giving(&order, len, &mut found);
-            let found: BTreeSet<Vec<Piece>> = found.into_iter().collect();
+            let mut pieces = Vec::new();
+            let found: BTreeSet<Vec<Piece>> = found
+                .into_iter()
+                .map(|packed| {
+                    unpack(packed, len, &mut pieces);
+                    pieces.clone()
+                })
+                .collect();
             let expected: BTreeSet<Vec<Piece>> = every_sequence(len)
                 .into_iter()
                 .filter(|s| played(s).contains(&order))
