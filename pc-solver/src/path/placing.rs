@@ -83,7 +83,9 @@ pub fn placing_orders(
             .map(|order| gives(&tree, order, rules.hold, &mut states))
             .collect();
         let given_orders = orders.iter().zip(&given).filter(|(_, g)| **g);
-        let mut pattern_orders: Vec<Vec<Piece>> = if rules.hold {
+        // Sorted as made: the packed sequences sort as the sequences do, and the orders
+        // are listed in order.
+        let pattern_orders: Vec<Vec<Piece>> = if rules.hold {
             found.clear();
             for (order, _) in given_orders {
                 sequences_giving(order, length, &mut found);
@@ -101,7 +103,7 @@ pub fn placing_orders(
         } else {
             given_orders.map(|(o, _)| o.clone()).collect()
         };
-        pattern_orders.sort_unstable();
+        debug_assert!(pattern_orders.is_sorted() && orders.is_sorted());
         let placing = PlacingOrders {
             orders,
             given,

@@ -74,7 +74,7 @@ impl GraphEncoder {
     }
 
     fn with_chunk_size(graph: Arc<PcGraph>, chunk_size: usize) -> GraphEncoder {
-        let (header, body) = header(&graph);
+        let (header, body) = header(&graph, MAGIC);
         GraphEncoder {
             graph,
             len: header.len() as u64 + body,
@@ -178,12 +178,14 @@ impl GraphEncoder {
     }
 }
 
-/// The plain file's header (what it is, the rules, the start and each layer's sizes and
-/// hashes, then its own hash), and the bytes of the sections after it.
-fn header(graph: &PcGraph) -> (Vec<u8>, u64) {
+/// A graph file's header, `magic` naming its layout (what it is, the rules, the start and
+/// each layer's sizes and hashes, those of the plain layout's sections in either layout,
+/// then its own hash), and the bytes of the plain layout's sections after it. The sections
+/// are made a block at a time for their hashes, never whole.
+pub(super) fn header(graph: &PcGraph, magic: &[u8; 8]) -> (Vec<u8>, u64) {
     let mut body = 0;
     let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(magic);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&graph.rules.value().to_le_bytes());
     out.extend_from_slice(&graph.start.to_le_bytes());

@@ -110,42 +110,20 @@ impl Entry {
 /// header's hashes are the same in both layouts: the moves' hash is that of the plain
 /// layout's bytes, which a reader of either layout puts back together.
 pub(crate) fn encode(graph: &PcGraph, layout: Layout) -> Vec<u8> {
-    let shapes: Vec<(Vec<u8>, usize)> = graph.layers.iter().map(write_shape).collect();
-    let moves: Vec<Vec<u8>> = graph
-        .layers
-        .iter()
-        .map(|layer| layer.edges.iter().flat_map(|e| e.to_le_bytes()).collect())
-        .collect();
-    let mut out = Vec::new();
-    out.extend_from_slice(match layout {
+    let magic = match layout {
         Layout::Plain => MAGIC,
         Layout::ByPiece => MAGIC_BY_PIECE,
-    });
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&graph.rules.value().to_le_bytes());
-    out.extend_from_slice(&graph.start.to_le_bytes());
-    out.extend_from_slice(&(graph.layers.len() as u32).to_le_bytes());
-    for ((layer, (shape, keys)), moves) in graph.layers.iter().zip(&shapes).zip(&moves) {
-        for n in [
-            layer.len() as u64,
-            layer.edge_count() as u64,
-            *keys as u64,
-            xxhash_rust::xxh3::xxh3_64(shape),
-            xxhash_rust::xxh3::xxh3_64(moves),
-        ] {
-            out.extend_from_slice(&n.to_le_bytes());
-        }
-    }
-    let header_hash = xxhash_rust::xxh3::xxh3_64(&out);
-    out.extend_from_slice(&header_hash.to_le_bytes());
-    for (((shape, keys), moves), layer) in shapes.iter().zip(&moves).zip(&graph.layers) {
+    };
+    let (mut out, _) = super::encoder::header(graph, magic);
+    for layer in &graph.layers {
+        let (shape, keys) = write_shape(layer);
         match layout {
             Layout::Plain => {
-                out.extend_from_slice(shape);
-                out.extend_from_slice(moves);
+                out.extend_from_slice(&shape);
+                out.extend(layer.edges.iter().flat_map(|e| e.to_le_bytes()));
             }
             Layout::ByPiece => {
-                out.extend_from_slice(&shape[..*keys]);
+                out.extend_from_slice(&shape[..keys]);
                 by_piece::write(layer, &mut out);
             }
         }
