@@ -372,7 +372,9 @@ fn normalize<const BUDGET: bool, const ORDER: bool>(
         let open = !cells::full_rows(cells);
         let lo = open.trailing_zeros();
         let hi = 7 - open.leading_zeros();
-        let skippable = (((1u16 << hi) - (2u16 << lo)) as u8) & !prefull;
+        // Wrapping: with one row open (hi == lo) this is every row from it up, as release
+        // builds have always computed it; a debug build's overflow check panicked there.
+        let skippable = ((1u16 << hi).wrapping_sub(2u16 << lo) as u8) & !prefull;
         let mut reach = order.to_le_bytes();
         for (r, reached) in reach.iter_mut().enumerate() {
             *reached &= if open >> r & 1 == 1 { skippable } else { 0 };
