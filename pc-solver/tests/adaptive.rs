@@ -826,21 +826,35 @@ fn from_stream(
 
 /// The layered search (decisions with three or four pieces not revealed yet) gives every
 /// move the value the depth-first search gives it, and so does the walk over the PC field
-/// graph built from the field, with and without hold, for bags at every phase.
+/// graph built from the field, with and without hold, for bags at every phase. The last
+/// case, the longest, is a test of its own so that the test threads share the work.
 #[test]
 fn the_layered_search_equals_the_depth_first_search() {
-    // (field, pieces left, hold, preview): each leaves 3 or 4 pieces unknown.
-    let cases = [
-        ("##......##/##......##/##......##/##......##", true, 2),
-        ("####....../####....../####....../####......", true, 2),
-        ("####....../####....../####....../####......", false, 2),
-        ("###......./####....../###......./##........", true, 3),
-        ("#........#/##......##/#........#/##......##", false, 3),
-        ("##......../##......../##......../##........", true, 4),
-        ("##......../##......../##......../##........", true, 3),
-    ];
+    layered_equals_depth_first(&LAYERED_CASES[..6], 0);
+}
+
+/// [`the_layered_search_equals_the_depth_first_search`], its last case.
+#[test]
+fn the_layered_search_equals_the_depth_first_search_with_three_previews() {
+    layered_equals_depth_first(&LAYERED_CASES[6..], 6);
+}
+
+/// (field, hold, preview): each leaves 3 or 4 pieces unknown.
+const LAYERED_CASES: [(&str, bool, usize); 7] = [
+    ("##......##/##......##/##......##/##......##", true, 2),
+    ("####....../####....../####....../####......", true, 2),
+    ("####....../####....../####....../####......", false, 2),
+    ("###......./####....../###......./##........", true, 3),
+    ("#........#/##......##/#........#/##......##", false, 3),
+    ("##......../##......../##......../##........", true, 4),
+    ("##......../##......../##......../##........", true, 3),
+];
+
+/// The check of [`the_layered_search_equals_the_depth_first_search`] on `cases`, the
+/// first numbered `first` (the number picks the case's bag streams and first piece).
+fn layered_equals_depth_first(cases: &[(&str, bool, usize)], first: usize) {
     let (mut checked, mut won, mut partly) = (0, 0, 0);
-    for (i, &(field, hold, preview)) in cases.iter().enumerate() {
+    for (i, &(field, hold, preview)) in (first..).zip(cases) {
         let rules = if hold {
             Rules::default()
         } else {
@@ -918,7 +932,7 @@ fn the_layered_search_equals_the_depth_first_search() {
     }
     // The cases are not trivial: many moves, most with some chance, many neither 0 nor 1.
     assert!(
-        checked > 500 && won > checked / 2 && partly > checked / 4,
+        checked > 100 && won > checked / 2 && partly > checked / 4,
         "{partly}, {won} of {checked}"
     );
 }
