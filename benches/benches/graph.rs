@@ -10,7 +10,8 @@
 //! on another thread are made; reading it laid out by piece (the page's download,
 //! decompressed) and plainly (what the page's cache keeps) from chunks of 64 KiB with
 //! `PcGraph::reader`, until its tables are made; writing it plainly a chunk at a time
-//! (`GraphEncoder`, what the page does for its cache).
+//! (`GraphEncoder`, what the page does for its cache); making what a walk of five unknown
+//! pieces reads (`PcGraph::prepare_five_unknown`).
 //! Values are asserted before timing.
 //!
 //! The graph of SRS with soft drop must be in the cache folder first (`$PC_GRAPH_DIR`, or
@@ -88,6 +89,25 @@ fn bench_graph(c: &mut Criterion) {
     group.bench_function("load the SRS graph, until its tables are made", |b| {
         b.iter_custom(|n| timed_loads(&path, &rules, n, true))
     });
+    group.bench_function(
+        "make what five unknown pieces read (prepare_five_unknown), SRS graph",
+        |b| {
+            b.iter_custom(|n| {
+                let mut total = Duration::ZERO;
+                for _ in 0..n {
+                    // A graph of its own each time: its clones would share what it made.
+                    let graph = PcGraph::load(&path, &rules).unwrap();
+                    while !graph.is_indexed() {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    let started = Instant::now();
+                    graph.prepare_five_unknown();
+                    total += started.elapsed();
+                }
+                total
+            })
+        },
+    );
     let graph = Arc::new(PcGraph::load(&path, &rules).unwrap());
     while !graph.is_indexed() {
         std::thread::sleep(Duration::from_millis(1));

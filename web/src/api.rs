@@ -118,6 +118,12 @@ pub enum Request {
     /// or the first error met (the graph's own checks, a download that does not
     /// decompress; `input` `graph`) and no graph.
     Graph {},
+    /// `{"op":"graph_prepare"}`: makes what the first decision with five unknown pieces
+    /// (a start of a PC with four previews) would make before walking the loaded graph
+    /// ([`pc_solver::PcGraph::prepare_five_unknown`]), for the page to ask while the
+    /// player has no decision waiting. Answer: `{"ok":true,"prepared":bool}`, false when
+    /// no graph is loaded.
+    GraphPrepare {},
     /// `{"op":"tables","kicks":"srs"}`: the cells, kicks and spawn the page moves the
     /// falling piece with ([`crate::play::Tables`]).
     Tables {
@@ -373,6 +379,9 @@ pub fn handle(request: &str) -> String {
             Ok(loaded) => answer(loaded),
             Err(e) => failure(&e.to_string(), "graph"),
         },
+        Request::GraphPrepare {} => {
+            serde_json::json!({ "ok": true, "prepared": crate::graph::prepare() }).to_string()
+        }
         Request::Tables { kicks } => match crate::kicks::kick_table(&kicks) {
             Some(table) => answer(crate::play::tables(&table)),
             None => {
@@ -963,6 +972,8 @@ mod tests {
         });
         let without = call(serde_json::json!({ "op": "solve", "form": form }));
         assert_ne!(without["engine"], "graph");
+        let prepare = serde_json::json!({ "op": "graph_prepare" });
+        assert_eq!(call(prepare.clone())["prepared"], false, "no graph yet");
         let file = small_graph(rows);
         // A damaged file is refused with the graph's own message, and nothing is kept,
         // compressed or not, whatever the chunks.
@@ -1047,6 +1058,7 @@ mod tests {
         assert_eq!(decoded, 0);
         assert_eq!(loaded["start"], rows);
         assert!(loaded["fields"].as_u64().unwrap() > 10);
+        assert_eq!(call(prepare)["prepared"], true);
         let with = call(serde_json::json!({ "op": "solve", "form": form }));
         assert_eq!(with["engine"], "graph", "{with}");
         assert_eq!(with["chance"], without["chance"]);

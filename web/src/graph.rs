@@ -283,6 +283,16 @@ pub fn for_rules(rules: &Rules) -> Option<Arc<PcGraph>> {
     GRAPH.with(|g| g.borrow().as_ref().filter(|g| g.rules_id() == id).cloned())
 }
 
+/// Makes what a walk of five unknown pieces reads on the loaded graph
+/// ([`PcGraph::prepare_five_unknown`]); whether a graph is loaded.
+pub fn prepare() -> bool {
+    let Some(graph) = GRAPH.with(|g| g.borrow().clone()) else {
+        return false;
+    };
+    graph.prepare_five_unknown();
+    true
+}
+
 /// Starts making the loaded graph's file in the plain layout ([`plain_next`]); its length
 /// in bytes, or `None` when no graph is loaded.
 pub fn plain_begin() -> Option<u64> {

@@ -76,6 +76,9 @@ export class SolverClient extends EventTarget {
     } else if (data.type === 'graph-cached') {
       if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
       this.setGraph({ ...this.graph, cached: data.layout ?? 'failed', cacheMs: data.ms, cacheError: data.error });
+    } else if (data.type === 'graph-prepared') {
+      if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
+      this.setGraph({ ...this.graph, preparedMs: data.ms });
     }
   }
 

@@ -8,6 +8,9 @@
 //                                                   and, after a load of a download or of its
 //                                                   cached copy, {type: 'graph-cached',
 //                                                   id, layout: 'plain' | null, bytes, ms, error}
+//                                                   and, in a Play game with four previews,
+//                                                   after the first answer with the graph,
+//                                                   {type: 'graph-prepared', id, ms}
 // A solve cannot be interrupted inside the module: the page cancels by terminating this
 // worker and starting another (which loads the graph again, from the browser's cache).
 //
@@ -35,6 +38,12 @@ const PLAIN_AFTER_MS = 2000;
 let ready = null;
 /** The job whose plain layout is to be written, if any. */
 let plainJob = null;
+/** Play's queue (the piece and the preview) with which the graph's walk sees five unknown pieces. */
+const FIVE_UNKNOWN_QUEUE = 5;
+/** Whether the loaded graph was asked to make what that walk reads (`graph_prepare`). */
+let prepared = false;
+/** The job of the last graph load. */
+let graphId = null;
 
 self.onmessage = async ({ data }) => {
   if (data.type === 'init') {
@@ -54,10 +63,24 @@ self.onmessage = async ({ data }) => {
     const ms = performance.now() - started;
     const memory = pc.exports.memory.buffer.byteLength;
     self.postMessage({ type: 'answer', id: data.id, answer, ms, memory, broken: pc.broken });
+    if (data.op === 'play_solve' && !prepared && data.form?.queue?.length === FIVE_UNKNOWN_QUEUE) {
+      // A game with four previews: its starts of a PC leave five pieces unknown. Make what
+      // their walk reads now, while the player moves, rather than in the first of them.
+      prepared = true;
+      setTimeout(() => {
+        const started = performance.now();
+        const done = pc.call({ op: 'graph_prepare' }).prepared;
+        if (!done) prepared = false;
+        else self.postMessage({ type: 'graph-prepared', id: graphId, ms: performance.now() - started });
+      }, 0);
+    }
   } else if (data.type === 'graph') {
     const started = performance.now();
-    // A load lets the last graph go: its plain layout is not written.
+    // A load lets the last graph go: its plain layout is not written, and what a walk of
+    // five unknown pieces reads is made again for the new one.
     plainJob = null;
+    prepared = false;
+    graphId = data.id;
     try {
       const { stored, coding, ...result } = await loadGraph(pc, data);
       self.postMessage({

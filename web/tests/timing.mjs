@@ -2,7 +2,7 @@
 // this; not a CI test: minutes).
 //
 //   node tests/timing.mjs --url http://127.0.0.1:PORT/ --out DIR [--runs 5] [--games N]
-//        [--play-decisions N] [--no-play] [--start LINK [--start-chance N/D]]
+//        [--play-decisions N] [--no-play] [--start LINK [--start-chance N/D] [--start-again H,Q,B]]
 //        [--throttle MBIT] [--throttle-runs N]
 //
 // 0. --throttle-runs (3) first visits with the network throttled to --throttle Mbit/s (50;
@@ -39,6 +39,8 @@ const LONG = 'field=..........&hold=I&queue=JLOSTZ&kicks=srs';
 // --start-chance its chance, checked when given.
 const GAME_START = args.start ?? 'play=1&seed=1&preview=5&field=..........&queue=LSITJO&bag=Z&kicks=srs';
 const START_CHANCE = args['start-chance'] ?? (args.start ? null : '69/70');
+// --start-again HOLD,QUEUE,BAG: then another start in the same page (startAgain).
+const START_AGAIN = args['start-again'] ?? null;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -142,6 +144,21 @@ async function gameStart(page) {
     throw new Error(`the Play start: ${JSON.stringify(got)}`);
   }
   return got;
+}
+
+/**
+ * Another start of a PC in the same page, after the first (--start-again HOLD,QUEUE,BAG: the
+ * start link's form with that hold, queue and bag): the worker's solve time of a decision
+ * that finds the module's tables made, as a game's later starts of a PC do.
+ */
+async function startAgain(page) {
+  const [hold, queue, bag] = START_AGAIN.split(',');
+  return page.evaluate(async (hold, queue, bag) => {
+    const form = { ...window.pcPage.play.game.form, hold, queue, bag };
+    const { answer, ms } = await window.pcPage.solver.solve(form, { key: `again ${JSON.stringify(form)}`, op: 'play_solve' });
+    if (!answer.ok) throw new Error(answer.error);
+    return { solveMs: ms, chance: answer.chance?.fraction ?? null, engine: answer.engine, moves: answer.moves.length };
+  }, hold, queue, bag ?? '');
 }
 
 // --- the scripted player -------------------------------------------------------------------------
@@ -259,6 +276,7 @@ figures.game_start = { runs: [] };
 for (let i = 0; i < runs; i++) {
   page = await open(browser, base, GAME_START);
   const run = await gameStart(page);
+  if (START_AGAIN) run.again = await startAgain(page);
   run.resident = resident(browser.profile);
   figures.game_start.runs.push(run);
   console.log(`game start ${i + 1}`, JSON.stringify(run));
@@ -268,6 +286,7 @@ figures.game_start.solve_ms_median = Math.round(median(figures.game_start.runs.m
 figures.game_start.answer_ms_median = Math.round(median(figures.game_start.runs.map((r) => r.answerMs)));
 figures.game_start.worker_memory_mib_max = Math.max(...figures.game_start.runs.map((r) => r.workerMemoryMiB));
 figures.game_start.renderer_mib_max = Math.max(...figures.game_start.runs.map((r) => r.resident.renderer ?? 0));
+if (START_AGAIN) figures.game_start.again_solve_ms_median = Math.round(median(figures.game_start.runs.map((r) => r.again.solveMs)));
 if (!args['no-play']) {
   const budget = Number(args['play-decisions'] ?? 120);
   figures.play_with_graph = await playTimings(browser, true, budget);
@@ -288,6 +307,7 @@ console.log(JSON.stringify({
   game_start: {
     solve_ms_median: figures.game_start.solve_ms_median, answer_ms_median: figures.game_start.answer_ms_median,
     worker_memory_mib_max: figures.game_start.worker_memory_mib_max, renderer_mib_max: figures.game_start.renderer_mib_max,
+    again_solve_ms_median: figures.game_start.again_solve_ms_median,
   },
   play_with_graph: figures.play_with_graph && { median: figures.play_with_graph.medianMs, worst: figures.play_with_graph.worstMs },
   play_without_graph: figures.play_without_graph && { median: figures.play_without_graph.medianMs, worst: figures.play_without_graph.worstMs },

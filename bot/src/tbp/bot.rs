@@ -22,6 +22,10 @@ use crate::heuristic::Evaluator;
 use crate::player::{DecisionKind, PcPlayer};
 use crate::tspin::{TSpin, best_tspin};
 
+/// The preview with which a start of a PC with a piece in hold leaves five pieces unknown
+/// ([`PcGraph::prepare_five_unknown`]).
+const FIVE_UNKNOWN_PREVIEW: usize = 4;
+
 /// The default [`TbpConfig::think_time`]: battletris gives a bot 500 ms per `suggest`.
 pub const DEFAULT_THINK_TIME: Duration = Duration::from_millis(350);
 
@@ -557,6 +561,12 @@ impl TbpBot {
             player = player
                 .with_graph(graph.clone())
                 .map_err(|e| format!("no PC player with the graph ({e}): the heuristic plays"))?;
+            if preview == FIVE_UNKNOWN_PREVIEW {
+                // The starts of a PC leave five pieces unknown: the graph makes what their
+                // walk reads on a spare thread now, not in the think time of the first.
+                let spare = graph.clone();
+                std::thread::spawn(move || spare.prepare_five_unknown());
+            }
         }
         self.thinker = Some(Thinker::new(player, self.config.rules.clone(), preview));
         Ok(())

@@ -24,6 +24,14 @@ impl LazyFourLeft {
     }
 }
 
+impl LazyFourLeft {
+    /// Whether the classes are made.
+    #[cfg(test)]
+    pub(crate) fn is_made(&self) -> bool {
+        self.0.get().is_some()
+    }
+}
+
 impl PartialEq for LazyFourLeft {
     fn eq(&self, _: &LazyFourLeft) -> bool {
         true
@@ -52,24 +60,17 @@ impl FourLeft {
     /// same way; `None` when the graph has no such layer.
     pub(crate) fn in_runs(layers: &[Layer], three: &ThreeLeft, runs: usize) -> Option<FourLeft> {
         let layer = three.layer.checked_sub(1)?;
-        let (class_of, classes) =
+        let classes =
             super::parallel::classes_by_moves(layers[layer].len(), runs, |field, moves| {
                 for_each_child(layers, layer, field, |piece, child| {
                     moves.push(link(piece as u8, three.class(child)));
                 });
             });
-        let mut starts = Vec::with_capacity(classes.len() + 1);
-        starts.push(0);
-        let mut links = Vec::new();
-        for moves in &classes {
-            links.extend_from_slice(moves);
-            starts.push(links.len() as u32);
-        }
         Some(FourLeft {
             layer,
-            class_of,
-            starts,
-            links,
+            class_of: classes.class_of,
+            starts: classes.starts,
+            links: classes.moves,
         })
     }
 

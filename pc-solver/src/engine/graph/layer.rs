@@ -114,6 +114,12 @@ impl Layer {
         self.lazy = lookup::KeyTable::fits(self.len());
     }
 
+    /// Makes the table now when it is left to the first lookup
+    /// ([`Layer::table_when_needed`]).
+    pub(crate) fn make_table_now(&self) {
+        let _ = self.table();
+    }
+
     /// The table: made, or made now when it is left to the first lookup.
     #[inline]
     fn table(&self) -> Option<&lookup::KeyTable> {

@@ -74,20 +74,51 @@ pub(crate) fn in_parallel<T: Send, E: Send>(
     results.into_iter().map(|(_, r)| r).collect()
 }
 
+/// Fields in classes by their moves ([`classes_by_moves`]).
+pub(crate) struct Classes<M> {
+    /// Each field's class.
+    pub(crate) class_of: Vec<u32>,
+    /// Where each class's moves start in `moves` (one more entry than classes).
+    pub(crate) starts: Vec<u32>,
+    /// The classes' moves (sorted, without repeats), one class after another.
+    pub(crate) moves: Vec<M>,
+}
+
+impl<M> Classes<M> {
+    /// The number of classes.
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The moves of class `class`.
+    pub(crate) fn moves_of(&self, class: u32) -> &[M] {
+        &self.moves[self.starts[class as usize] as usize..self.starts[class as usize + 1] as usize]
+    }
+}
+
 /// Classes of the fields `0..fields`: `moves(field, out)` writes a field's moves, and
-/// fields whose moves (sorted, without repeats) are equal share a class. Returns each
-/// field's class and each class's moves, the classes numbered in the order they are first
-/// met. Each of `runs` runs ([`by_runs`]) numbers the classes it meets; the runs' classes
-/// are then renumbered in order, so the numbers do not depend on the threads.
-pub(crate) fn classes_by_moves<M: Ord + std::hash::Hash + Clone + Send>(
+/// fields whose moves (sorted, without repeats) are equal share a class, the classes
+/// numbered in the order they are first met. Each of `runs` runs ([`by_runs`]) numbers
+/// the classes it meets; the runs' classes are then renumbered in order, so the numbers
+/// do not depend on the threads.
+pub(crate) fn classes_by_moves<M: Ord + std::hash::Hash + Copy + Send>(
     fields: usize,
     runs: usize,
     moves: impl Fn(u32, &mut Vec<M>) + Sync,
-) -> (Vec<u32>, Vec<Vec<M>>) {
-    use ahash::AHashMap;
+) -> Classes<M> {
+    classes_hashed(fields, runs, moves, u64::MAX)
+}
+
+/// [`classes_by_moves`], the hashes of the moves kept to the bits of `hash_bits` (the tests
+/// make many lists share a hash).
+fn classes_hashed<M: Ord + std::hash::Hash + Copy + Send>(
+    fields: usize,
+    runs: usize,
+    moves: impl Fn(u32, &mut Vec<M>) + Sync,
+    hash_bits: u64,
+) -> Classes<M> {
     let runs = by_runs(fields, runs, |run| {
-        let mut numbers: AHashMap<Vec<M>, u32> = AHashMap::new();
-        let mut met: Vec<Vec<M>> = Vec::new();
+        let mut met = MovesNumbered::new(hash_bits);
         let mut buffer: Vec<M> = Vec::new();
         let class_of: Vec<u32> = run
             .map(|field| {
@@ -95,30 +126,146 @@ pub(crate) fn classes_by_moves<M: Ord + std::hash::Hash + Clone + Send>(
                 moves(field, &mut buffer);
                 buffer.sort_unstable();
                 buffer.dedup();
-                if let Some(&number) = numbers.get(&buffer) {
-                    return number;
-                }
-                met.push(buffer.clone());
-                numbers.insert(buffer.clone(), met.len() as u32 - 1);
-                met.len() as u32 - 1
+                met.number(&buffer)
             })
             .collect();
         (class_of, met)
     });
-    let mut numbers: AHashMap<Vec<M>, u32> = AHashMap::new();
-    let mut classes: Vec<Vec<M>> = Vec::new();
-    let mut class_of = Vec::with_capacity(fields);
+    // The first run numbers its classes as the whole does: the others' are renumbered.
+    let mut runs = runs.into_iter();
+    let (mut class_of, mut all) = runs.next().expect("at least one run");
+    class_of.reserve(fields - class_of.len());
     for (run_class_of, met) in runs {
-        let renumbered: Vec<u32> = met
-            .into_iter()
-            .map(|moves| {
-                *numbers.entry(moves).or_insert_with_key(|moves| {
-                    classes.push(moves.clone());
-                    classes.len() as u32 - 1
-                })
-            })
+        let renumbered: Vec<u32> = (0..met.classes.len() as u32)
+            .map(|class| all.number(met.classes.moves_of(class)))
             .collect();
         class_of.extend(run_class_of.iter().map(|&n| renumbered[n as usize]));
     }
-    (class_of, classes)
+    all.classes.class_of = class_of;
+    all.classes
+}
+
+/// Distinct lists of moves, numbered in the order they are first met and kept one after
+/// another: a list of its own per class would be an allocation each, hundreds of
+/// thousands of them, which the allocator keeps after they are freed.
+struct MovesNumbered<M> {
+    hasher: ahash::RandomState,
+    /// The bits of a hash kept ([`classes_hashed`]).
+    hash_bits: u64,
+    /// The last class numbered with each hash of its moves.
+    by_hash: std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<KeyIsHash>>,
+    /// For each class, the class numbered before it with the same hash ([`NONE`]: none).
+    same_hash: Vec<u32>,
+    /// The lists (`class_of` left empty).
+    classes: Classes<M>,
+}
+
+/// No class.
+const NONE: u32 = u32::MAX;
+
+/// Hashes the keys of [`MovesNumbered::by_hash`] as themselves: they are hashes already.
+#[derive(Default)]
+struct KeyIsHash(u64);
+
+impl std::hash::Hasher for KeyIsHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+impl<M> MovesNumbered<M> {
+    fn new(hash_bits: u64) -> Self {
+        MovesNumbered {
+            hasher: ahash::RandomState::new(),
+            hash_bits,
+            by_hash: Default::default(),
+            same_hash: Vec::new(),
+            classes: Classes {
+                class_of: Vec::new(),
+                starts: vec![0],
+                moves: Vec::new(),
+            },
+        }
+    }
+}
+
+impl<M: Eq + std::hash::Hash + Copy> MovesNumbered<M> {
+    /// The number of the class of `moves`, numbered now if they are new.
+    fn number(&mut self, moves: &[M]) -> u32 {
+        let hash = self.hasher.hash_one(moves) & self.hash_bits;
+        let mut at = self.by_hash.get(&hash).copied().unwrap_or(NONE);
+        while at != NONE {
+            if self.classes.moves_of(at) == moves {
+                return at;
+            }
+            at = self.same_hash[at as usize];
+        }
+        let class = self.classes.len() as u32;
+        self.same_hash
+            .push(self.by_hash.insert(hash, class).unwrap_or(NONE));
+        self.classes.moves.extend_from_slice(moves);
+        self.classes.starts.push(self.classes.moves.len() as u32);
+        class
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fields share a class exactly when their moves are the same set, and the classes
+    /// are numbered in the order they are first met, whatever the runs.
+    #[test]
+    fn classes_are_the_fields_with_the_same_moves() {
+        let fields = 5000;
+        // A field's moves: a few of 0..6, unsorted, some repeated, some fields none.
+        let moves_of = |field: u32, out: &mut Vec<u32>| {
+            let mut x = field.wrapping_mul(2_654_435_761) | 1;
+            for _ in 0..field % 5 {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                out.push(x % 6);
+            }
+        };
+        let mut met: Vec<Vec<u32>> = Vec::new();
+        let expected: Vec<u32> = (0..fields as u32)
+            .map(|field| {
+                let mut moves = Vec::new();
+                moves_of(field, &mut moves);
+                moves.sort_unstable();
+                moves.dedup();
+                match met.iter().position(|m| *m == moves) {
+                    Some(class) => class as u32,
+                    None => {
+                        met.push(moves);
+                        met.len() as u32 - 1
+                    }
+                }
+            })
+            .collect();
+        assert!(met.len() > 20 && met.len() < fields / 10);
+        // Every hash, and two bits of it: lists of moves sharing a hash are told apart.
+        for (runs, hash_bits) in [(1, u64::MAX), (2, u64::MAX), (3, 3), (7, u64::MAX), (1, 3)] {
+            let classes = classes_hashed(fields, runs, moves_of, hash_bits);
+            assert_eq!(
+                classes.class_of, expected,
+                "{runs} runs, hash bits {hash_bits}"
+            );
+            assert_eq!(classes.len(), met.len());
+            for (class, moves) in met.iter().enumerate() {
+                assert_eq!(classes.moves_of(class as u32), moves.as_slice());
+            }
+        }
+    }
 }

@@ -64,6 +64,39 @@ impl PcGraph {
         })
     }
 
+    /// Makes now what the first decision with five unknown pieces would otherwise make
+    /// before it can walk: the classes of the fields four pieces from a PC, and their
+    /// layer's lookup table when the graph was read leaving it to the first lookup
+    /// ([`GraphReader::large_tables_when_needed`](crate::GraphReader::large_tables_when_needed)).
+    /// Seconds on a full graph on the machine's threads, and tens of megabytes kept with
+    /// the graph.
+    ///
+    /// Such decisions come at the start of a PC with four previews. Calling this on a
+    /// spare thread after loading takes that time out of the first of them; the graph's
+    /// clones share what it makes, and a second call, or a decision meanwhile, waits for
+    /// the first instead of making it again. A graph without fields four pieces from a PC
+    /// makes nothing.
+    ///
+    /// ```
+    /// use pc_solver::{PcField, PcGraph, Rules};
+    /// use std::ops::ControlFlow;
+    ///
+    /// let rows = "######..../######..../######..../######....";
+    /// let start = PcField::new(rows.parse()?, 4)?;
+    /// let graph = PcGraph::build_from(&start, &Rules::default(), &mut |_| ControlFlow::Continue(()))?;
+    /// // On a thread of its own while the program goes on; `graph` shares what it makes.
+    /// let spare = graph.clone();
+    /// let preparing = std::thread::spawn(move || spare.prepare_five_unknown());
+    /// # preparing.join().unwrap();
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prepare_five_unknown(&self) {
+        if let Some(four) = self.four_left() {
+            // The walk's leaves look their children up there.
+            self.layers[four.layer].make_table_now();
+        }
+    }
+
     /// Whether every layer's lookup table is made (see [`PcGraph::load`]); always true of a
     /// graph built in this process.
     pub fn is_indexed(&self) -> bool {
@@ -411,6 +444,13 @@ mod tests {
         // Seven pieces from a PC: a layer four pieces from one, of fields with few moves.
         let graph = small_graph(&rules, "###......./###......./###......./###.......", 4);
         let three = graph.three_left.as_ref().unwrap();
+        // Made once, by any clone, for all of them.
+        assert!(!graph.four_left.is_made());
+        let clone = graph.clone();
+        std::thread::spawn(move || clone.prepare_five_unknown())
+            .join()
+            .unwrap();
+        assert!(graph.four_left.is_made());
         let four = graph.four_left().expect("a layer four pieces from a PC");
         assert_eq!(four.layer + 1, three.layer);
         let fields = graph.layers[four.layer].len() as u32;

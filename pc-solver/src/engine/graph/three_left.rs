@@ -56,19 +56,18 @@ impl ThreeLeft {
             })
             .collect();
         // A field three pieces from a PC: its moves as (piece, child's class) name its class.
-        let (class_of, classes) =
+        let classes =
             super::parallel::classes_by_moves(layers[layer].len(), runs, |field, moves| {
                 for_each_child(layers, layer, field, |piece, child| {
                     moves.push((piece as u8, two_class_of[child as usize]));
                 });
             });
-        let finishes: Vec<Finishes> = classes
-            .iter()
-            .map(|moves| finish_three(moves, &two_finishes))
+        let finishes: Vec<Finishes> = (0..classes.len() as u32)
+            .map(|class| finish_three(classes.moves_of(class), &two_finishes))
             .collect();
         Some(ThreeLeft {
             layer,
-            class_of,
+            class_of: classes.class_of,
             finishes,
         })
     }
