@@ -250,7 +250,7 @@ async function graphAnswer(page) {
 export async function playChecks({
   browser, base, recommend, path, out, graphField,
 }) {
-  await check('Play: the first decision with the hold slot empty is exact from the graph (chance, hint, last move, review) as the native one', async () => {
+  await check('Play: the first decision with the hold slot empty is exact from the graph (chance, hint, last move, review) as the native one; with four previews the worker then prepares the five-unknown walk', async () => {
     // The test site's graph is of graphField (7 pieces to a PC): from it, the hold slot
     // empty, the current piece and four previews, three pieces unknown. Without the graph
     // the page computes only holding first there (the depth-first search takes long on
@@ -260,6 +260,9 @@ export async function playChecks({
     let page = await open(browser, base, emptyHoldStart(graphField, 'LSOLT', 'OZSIJ'));
     assertEqual(await graphAnswer(page), { engine: 'graph', partial: false }, 'the answer');
     assertEqual(await page.$eval('#play-preview', (n) => n.value), '4', 'the Preview menu shows the link\'s preview');
+    // A game with four previews: after its first answer the worker makes what the graph's
+    // walk of five unknown pieces reads (a later start of a PC).
+    await page.waitForFunction(() => document.getElementById('graph-status').dataset.preparedMs, { timeout: 30_000 });
     let form = await position(page);
     assertEqual([form.field, form.hold, form.hold_used, form.queue], [graphField, '', false, 'LSOLT'], 'the position');
     let n = native(recommend, form);
