@@ -22,9 +22,7 @@ impl LazyFourLeft {
     pub(crate) fn get_or_make(&self, make: impl FnOnce() -> Option<FourLeft>) -> Option<&FourLeft> {
         self.0.get_or_init(make).as_ref()
     }
-}
 
-impl LazyFourLeft {
     /// Whether the classes are made.
     #[cfg(test)]
     pub(crate) fn is_made(&self) -> bool {
