@@ -492,7 +492,7 @@ function drawGraph(g) {
   }
   box.dataset.ms = g.ms ?? '';
   box.dataset.fromCache = String(!!g.fromCache);
-  // 'plain' once the cache keeps the graph in the layout that loads fastest.
+  // 'plain' once the browser keeps the graph in the layout that loads fastest (OPFS).
   box.dataset.cached = g.cached ?? '';
   // The worker's time making what a walk of five unknown pieces reads, once it has.
   box.dataset.preparedMs = g.preparedMs === undefined ? '' : String(Math.round(g.preparedMs));

@@ -2,10 +2,11 @@
 // position on screen before the ones Play mode's review still wants), the PC field graph
 // of the rules in use, and a fresh worker when a solve is cancelled.
 //
-// Events ('graph'): detail {state, stage, loaded, total, info, error, ms, fromCache, cached}, state
-// one of 'none' (the site has no graph for these rules), 'off' (the player turned it off),
-// 'loading', 'ready', 'failed'; cached 'plain' once the browser's cache keeps the graph in
-// the layout that loads fastest ('failed' when writing it failed).
+// Events ('graph'): detail {state, stage, loaded, total, info, error, ms, fromCache, source,
+// cached}, state one of 'none' (the site has no graph for these rules), 'off' (the player
+// turned it off), 'loading', 'ready', 'failed'; source 'plain' (the plain file the browser
+// keeps), 'cache' (the cached download) or 'download'; cached 'plain' once the browser keeps
+// the graph in the layout that loads fastest ('failed' when writing it failed).
 
 /** How long solves wait for a graph that downloads (see SolverClient.waitsForGraph). */
 const GRAPH_GRACE = 8000;
@@ -67,8 +68,9 @@ export class SolverClient extends EventTarget {
       if (data.id !== this.graphJob) return;
       if (data.ok) {
         this.setGraph({
-          state: 'ready', info: data.info, ms: data.ms, fromCache: data.fromCache, downloadMs: data.downloadMs,
-          decodeMs: data.decodeMs, memory: data.memory, attempts: data.attempts, entry: this.graph.entry,
+          state: 'ready', info: data.info, ms: data.ms, fromCache: data.fromCache, source: data.source,
+          cached: data.source === 'plain' ? 'plain' : undefined, downloadMs: data.downloadMs,
+          decodeMs: data.decodeMs, moduleMs: data.moduleMs, chunks: data.chunks, memory: data.memory, attempts: data.attempts, entry: this.graph.entry,
         });
       } else {
         this.setGraph({ state: 'failed', error: data.error, ms: data.ms, entry: this.graph.entry });

@@ -27,14 +27,19 @@
 // back together), and a cached download must be decompressed again. So two seconds after a
 // graph is in from a download, or from the cache's copy of one (PLAIN_AFTER_MS), the module
 // writes the graph's file again in the plain layout, a chunk at a time (pc_graph_plain_*),
-// and that replaces the cache's entry: later visits stream it in as it is, which loads
-// fastest. Solves go between the chunks. Until it is whole the cache keeps the download, so
-// a page closed meanwhile costs nothing.
+// into the origin private file system (OPFS), which this worker reads and writes
+// synchronously, straight from and into the module's memory: later visits read that file,
+// which loads fastest, and fall back to the cached download when it is missing, locked by
+// another tab or damaged (then deleted). Solves go between the chunks. The file is written
+// under another name and renamed once whole, so a page closed meanwhile leaves no file that
+// looks whole; a browser without OPFS keeps loading from the cached download.
 import { Pc } from './pc.js';
 
 const CACHE = 'pc-graphs';
 /** How long the worker waits, once a zstd graph is in, before it writes the plain layout. */
 const PLAIN_AFTER_MS = 2000;
+/** The bytes of the plain file read into the module at a time. */
+const PLAIN_CHUNK = 4 << 20;
 let ready = null;
 /** The job whose plain layout is to be written, if any. */
 let plainJob = null;
@@ -82,13 +87,13 @@ self.onmessage = async ({ data }) => {
     prepared = false;
     graphId = data.id;
     try {
-      const { stored, coding, ...result } = await loadGraph(pc, data);
+      const { coding, stale, ...result } = await loadGraph(pc, data);
       self.postMessage({
         type: 'graph', id: data.id, ok: true, ...result, ms: performance.now() - started,
         memory: pc.exports.memory.buffer.byteLength,
       });
-      if (coding === 'zstd' && stored) {
-        plainJob = { id: data.id, stored };
+      if (result.source !== 'plain') {
+        plainJob = { id: data.id, graph: data.graph, stale };
         setTimeout(() => storePlain(pc, data.id), PLAIN_AFTER_MS);
       }
     } catch (err) {
@@ -111,7 +116,7 @@ function cacheKey(graph, base) {
   return url.href;
 }
 
-/** The cache's key of the decompressed bytes (what the cache keeps). */
+/** The cache's key of the graph's entry (the download as it came). */
 function rawKey(key) {
   return `${key}&raw=1`;
 }
@@ -119,6 +124,9 @@ function rawKey(key) {
 async function loadGraph(pc, { id, graph, base }) {
   const key = cacheKey(graph, base);
   const stored = rawKey(key);
+  const attempts = [];
+  const plain = await loadPlain(pc, id, graph, attempts);
+  if (plain) return plain;
   const cache = await caches.open(CACHE);
   // Entries of the same file with another hash are old versions: let them go.
   for (const request of await cache.keys()) {
@@ -126,15 +134,14 @@ async function loadGraph(pc, { id, graph, base }) {
     if (url.pathname.endsWith(`/graphs/${graph.file}`) && request.url !== stored) await cache.delete(request);
   }
   let cached = await cache.match(stored);
-  const attempts = [];
   if (graph.coding !== 'zstd') throw new Error(`graph: ${graph.file}: coding ${graph.coding}, not zstd`);
   for (let attempt = 0; attempt < 2; attempt++) {
     const fromCache = !!cached;
     const timing = { fromCache, downloadMs: 0, decodeMs: 0 };
     let storing = null;
     let body;
-    // What the cache keeps: the download as it came (zstd), or, once storePlain has
-    // replaced it, the file laid out plainly; each entry says its coding and length.
+    // What the cache keeps: the download as it came (zstd), or, from an earlier version of
+    // the page, the file laid out plainly; each entry says its coding and length.
     let coding = 'zstd';
     let length = graph.raw;
     if (cached) {
@@ -160,8 +167,10 @@ async function loadGraph(pc, { id, graph, base }) {
       });
       if (!begun.ok) throw new Error(begun.error);
       const total = coding === 'zstd' ? graph.bytes : length;
-      await streamInto(pc, body, graph, fromCache ? 'cache' : 'download', id, total);
+      const streamed = await streamInto(pc, body, graph, fromCache ? 'cache' : 'download', id, total);
       timing.downloadMs = performance.now() - t0;
+      timing.moduleMs = streamed.moduleMs;
+      timing.chunks = streamed.chunks;
       const t1 = performance.now();
       const answer = pc.call({ op: 'graph' });
       timing.decodeMs = performance.now() - t1;
@@ -170,7 +179,10 @@ async function loadGraph(pc, { id, graph, base }) {
       // A cache that failed costs the next visit a download, not this one its graph.
       const put = await storing;
       if (put instanceof Error) timing.cacheError = put.message;
-      return { info: answer, ...timing, attempts, coding, stored: put instanceof Error ? null : stored };
+      // An earlier version of the page kept the plain layout in the cache: once the plain
+      // file is written, that entry goes.
+      const stale = coding === 'none' ? { cache, key: stored } : null;
+      return { info: answer, ...timing, source: fromCache ? 'cache' : 'download', attempts, coding, stale };
     } catch (err) {
       // Never trusted: out of the cache, and once more from the site.
       await storing;
@@ -187,17 +199,24 @@ async function loadGraph(pc, { id, graph, base }) {
 /**
  * Hands a stream of the graph's bytes to the module chunk by chunk; the progress counts the
  * bytes read of `total`. A chunk the module refuses ends the stream: {op: 'graph'} says why.
+ * Returns the time spent in the module (the rest waited for bytes) and the chunks' count.
  */
 async function streamInto(pc, body, graph, stage, id, total) {
   const reader = body.getReader();
   let read = 0;
   let lastReport = 0;
+  let moduleMs = 0;
+  let chunks = 0;
   const push = (chunk, last) => {
+    const started = performance.now();
     const e = pc.exports;
     const ptr = e.pc_graph_chunk(chunk.byteLength) >>> 0;
     // The memory may have grown since the last call: take the buffer afresh each time.
     new Uint8Array(e.memory.buffer, ptr, chunk.byteLength).set(chunk);
-    return (e.pc_graph_push(last ? 1 : 0) >>> 0) !== 0xffffffff;
+    const ok = (e.pc_graph_push(last ? 1 : 0) >>> 0) !== 0xffffffff;
+    moduleMs += performance.now() - started;
+    chunks += 1;
+    return ok;
   };
   try {
     for (;;) {
@@ -206,7 +225,7 @@ async function streamInto(pc, body, graph, stage, id, total) {
       read += value.byteLength;
       if (!push(value, false)) {
         reader.cancel().catch(() => {});
-        return;
+        return { moduleMs, chunks };
       }
       const now = performance.now();
       if (now - lastReport > 100) {
@@ -219,12 +238,93 @@ async function streamInto(pc, body, graph, stage, id, total) {
   }
   push(new Uint8Array(0), true);
   progress(id, stage, total, total);
+  return { moduleMs, chunks };
+}
+
+/** The folder of the origin private file system that keeps the graphs laid out plainly. */
+async function plainFolder(create) {
+  const root = await navigator.storage.getDirectory();
+  return root.getDirectoryHandle(CACHE, { create });
+}
+
+/** The name of a graph's plain file: the served file's name with its hash. */
+function plainName(graph) {
+  return `${graph.file}.${graph.sha256.slice(0, 16)}.plain`;
 }
 
 /**
- * Writes the loaded graph's file in the plain layout over the cache's entry of job `id`, a
- * chunk at a time, waiting for the cache between chunks (solves go between them). Anything
- * that fails leaves the entry as it was; a load since (another job) stops it.
+ * Reads the graph's plain file from the origin private file system into the module, chunk by
+ * chunk straight into its memory; the load's result, or null when there is none to read (no
+ * OPFS, no file, another tab holding it) or it failed the checks (then it is deleted, and
+ * `attempts` says why).
+ */
+async function loadPlain(pc, id, graph, attempts) {
+  if (!navigator.storage?.getDirectory || !self.FileSystemSyncAccessHandle) return null;
+  const name = plainName(graph);
+  let folder;
+  let handle;
+  try {
+    folder = await plainFolder(true);
+    // Files of the same graph with another hash are old versions: let them go.
+    for await (const old of folder.keys()) {
+      if (old !== name && old.startsWith(`${graph.file}.`)) await folder.removeEntry(old).catch(() => {});
+    }
+    handle = await (await folder.getFileHandle(name)).createSyncAccessHandle();
+  } catch (_) {
+    return null;
+  }
+  const timing = { fromCache: true, source: 'plain', downloadMs: 0, decodeMs: 0, moduleMs: 0, chunks: 0 };
+  let answer;
+  try {
+    const length = handle.getSize();
+    const t0 = performance.now();
+    const begun = pc.call({
+      op: 'graph_begin', kicks: graph.kicks, drop: graph.drop, bytes: length, coding: 'none',
+    });
+    if (!begun.ok) throw new Error(begun.error);
+    const e = pc.exports;
+    let at = 0;
+    let lastReport = 0;
+    for (;;) {
+      const n = Math.min(PLAIN_CHUNK, length - at);
+      const ptr = e.pc_graph_chunk(n) >>> 0;
+      // The memory may have grown since the last call: take the buffer afresh each time.
+      if (n > 0 && handle.read(new Uint8Array(e.memory.buffer, ptr, n), { at }) !== n) {
+        throw new Error('graph: the plain file ended early');
+      }
+      at += n;
+      timing.chunks += 1;
+      if ((e.pc_graph_push(n === 0 ? 1 : 0) >>> 0) === 0xffffffff || n === 0) break;
+      const now = performance.now();
+      if (now - lastReport > 100) {
+        lastReport = now;
+        progress(id, 'cache', at, length);
+      }
+    }
+    timing.downloadMs = performance.now() - t0;
+    timing.moduleMs = timing.downloadMs;
+    const t1 = performance.now();
+    answer = pc.call({ op: 'graph' });
+    timing.decodeMs = performance.now() - t1;
+    if (pc.broken) throw new Error(answer.error ?? 'graph: the module stopped');
+    if (!answer.ok) throw new Error(answer.error);
+  } catch (err) {
+    handle.close();
+    // Never trusted: deleted, and read again from the cached download or the site.
+    await folder.removeEntry(name).catch(() => {});
+    attempts.push({ fromCache: true, source: 'plain', error: err.message });
+    if (pc.broken) throw err;
+    return null;
+  }
+  handle.close();
+  return { info: answer, ...timing, attempts, coding: 'none' };
+}
+
+/**
+ * Writes the loaded graph's file in the plain layout into the origin private file system, a
+ * chunk at a time (solves go between them), under a name of its own that is renamed once the
+ * file is whole. Anything that fails leaves no file of that name; a load since (another job)
+ * stops it.
  */
 async function storePlain(pc, id) {
   const job = plainJob;
@@ -232,33 +332,50 @@ async function storePlain(pc, id) {
   plainJob = null;
   const started = performance.now();
   const e = pc.exports;
-  const len = e.pc_graph_plain_begin() >>> 0;
-  if (len === 0xffffffff) return;
-  const cache = await caches.open(CACHE);
-  const { readable, writable } = new TransformStream({}, new ByteLengthQueuingStrategy({ highWaterMark: 4 << 20 }));
-  const writer = writable.getWriter();
-  const put = cache.put(job.stored, new Response(readable, {
-    headers: { 'content-type': 'application/octet-stream', 'x-pc-bytes': String(len) },
-  })).catch((err) => err);
+  const name = plainName(job.graph);
+  const partial = `${name}.partial`;
+  let folder = null;
+  let handle = null;
   let error = null;
+  let len = 0;
   try {
+    if (!navigator.storage?.getDirectory || !self.FileSystemSyncAccessHandle) {
+      throw new Error('this browser has no origin private file system');
+    }
+    len = e.pc_graph_plain_begin() >>> 0;
+    if (len === 0xffffffff) throw new Error('no graph to write');
+    folder = await plainFolder(true);
+    handle = await (await folder.getFileHandle(partial, { create: true })).createSyncAccessHandle();
+    handle.truncate(0);
+    let at = 0;
     for (;;) {
-      await writer.ready;
       // Between chunks the worker takes its messages: a load since lets the file go (-1).
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (pc.broken) throw new Error('the module stopped');
       const n = e.pc_graph_plain_next() >>> 0;
       if (n === 0xffffffff) throw new Error('another graph was loaded');
       if (n === 0) break;
-      writer.write(new Uint8Array(e.memory.buffer, e.pc_graph_plain_bytes() >>> 0, n).slice()).catch(() => {});
+      const view = new Uint8Array(e.memory.buffer, e.pc_graph_plain_bytes() >>> 0, n);
+      if (handle.write(view, { at }) !== n) throw new Error('the disk took less than a chunk');
+      at += n;
     }
-    await writer.close();
+    if (at !== len) throw new Error(`wrote ${at} bytes of ${len}`);
+    handle.flush();
+    handle.close();
+    handle = null;
+    const file = await folder.getFileHandle(partial);
+    await folder.removeEntry(name).catch(() => {});
+    await file.move(name);
+    if (job.stale) await job.stale.cache.delete(job.stale.key).catch(() => {});
   } catch (err) {
     error = err;
-    await writer.abort(err).catch(() => {});
+    try {
+      handle?.close();
+    } catch (_) {
+      // closed already
+    }
+    await folder?.removeEntry(partial).catch(() => {});
   }
-  const stored = await put;
-  if (!error && stored instanceof Error) error = stored;
   self.postMessage({
     type: 'graph-cached', id, layout: error ? null : 'plain', bytes: len, ms: performance.now() - started,
     error: error ? String(error.message ?? error) : undefined,

@@ -308,25 +308,63 @@ await check('the page fetches the graph, caches it, answers from it as without i
   assertEqual(await page.$eval('#graph-status', (n) => n.dataset.fromCache), 'true', 'from the cached download');
   state = await waitState(page, ['done', 'error']);
   assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine from the cached download');
-  // Soon after, the cache keeps the graph laid out plainly instead (what loads fastest).
+  // Soon after, the browser keeps the graph laid out plainly too (what loads fastest), in
+  // the origin private file system, whole under its final name.
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.cached === 'plain', { timeout: 30_000 });
-  const plain = await entry();
-  assertEqual([plain.coding, plain.magic, plain.said], [null, 'PCGRAPH\0', plain.length], 'the cache keeps the plain layout');
-  // A second visit reads it from the browser's cache: no request.
+  const plainFiles = () => page.evaluate(async () => {
+    const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('pc-graphs');
+    const files = [];
+    for await (const [name, handle] of folder.entries()) {
+      const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
+      files.push({ name, length: bytes.length, magic: String.fromCharCode(...bytes.slice(0, 8)) });
+    }
+    return files;
+  });
+  const [plain, ...others] = await plainFiles();
+  assertEqual(others, [], 'one plain file, no partial one');
+  assert(plain.name.startsWith('srs-softdrop.pcgraph.zst.') && plain.name.endsWith('.plain'), `plain file ${plain.name}`);
+  assertEqual(plain.magic, 'PCGRAPH\0', 'the plain layout');
+  assertEqual((await entry()).coding, 'zstd', 'the cache still keeps the download');
+  // A second visit reads the plain file: no request.
   await page.reload({ waitUntil: 'load' });
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
-  assertEqual(await page.$eval('#graph-status', (n) => n.dataset.fromCache), 'true', 'from the cache');
+  assertEqual(await page.evaluate(() => window.pcPage.solver.graph.source), 'plain', 'from the plain file');
+  assertEqual(await page.$eval('#graph-status', (n) => n.dataset.cached), 'plain', 'data-cached of a plain load');
   state = await waitState(page, ['done', 'error']);
   assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine after a reload');
   assertEqual(requests(served) - before, 1, 'downloads after a reload');
   sameRanking(await tableMoves(page), nativeMoves(withoutGraph));
-  // The plain entry damaged in the cache: refused, downloaded once more, answered from it.
-  await page.evaluate(async (url) => {
-    const cache = await caches.open('pc-graphs');
-    const bytes = new Uint8Array(await (await cache.match(url)).arrayBuffer());
+  // The plain file damaged: refused and deleted, read from the cached download, written again.
+  await page.evaluate(async (name) => {
+    const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('pc-graphs');
+    const handle = await folder.getFileHandle(name);
+    const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
     bytes[bytes.length >> 1] ^= 0x20;
-    await cache.put(url, new Response(bytes, { headers: { 'x-pc-bytes': String(bytes.length) } }));
-  }, plain.url);
+    const writable = await handle.createWritable();
+    await writable.write(bytes);
+    await writable.close();
+  }, plain.name);
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
+  const damaged = await page.evaluate(() => window.pcPage.solver.graph);
+  assertEqual(damaged.source, 'cache', 'read from the cached download');
+  assert(damaged.attempts.some((a) => a.source === 'plain' && a.error.includes('damaged')), `attempts ${JSON.stringify(damaged.attempts)}`);
+  assertEqual(requests(served) - before, 1, 'downloads after a damaged plain file');
+  state = await waitState(page, ['done', 'error']);
+  assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine after the damaged plain file');
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.cached === 'plain', { timeout: 30_000 });
+  assertEqual((await plainFiles()).map((f) => f.magic), ['PCGRAPH\0'], 'the plain file written again');
+  // The cached download damaged too: refused, downloaded once more, answered from it.
+  await page.evaluate(async (url, name) => {
+    const cache = await caches.open('pc-graphs');
+    const response = await cache.match(url);
+    const headers = Object.fromEntries(response.headers);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    bytes[bytes.length >> 1] ^= 0x20;
+    await cache.put(url, new Response(bytes, { headers }));
+    const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('pc-graphs');
+    await folder.removeEntry(name);
+  }, download.url, plain.name);
   await page.reload({ waitUntil: 'load' });
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
   assertEqual(await page.$eval('#graph-status', (n) => n.dataset.fromCache), 'false', 'downloaded again');

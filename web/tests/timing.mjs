@@ -12,7 +12,7 @@
 // 1. A first visit (fresh profile): the graph downloaded, checked and read; the first
 //    decision of a PC, I held and JLOSTZ (419/420), answered from it; the renderer's
 //    largest resident memory while it loads.
-//    Then the worker writes the graph laid out plainly over the cache's entry: how long it
+//    Then the worker writes the graph laid out plainly into OPFS: how long it
 //    took and the renderer's largest resident memory meanwhile.
 // 2. --runs reloads: the graph read from the browser's cache (decode included) and the same
 //    decision; medians.
@@ -97,10 +97,20 @@ async function firstVisit(browser, mbit) {
   const graphReadyMs = Math.round(performance.now() - started);
   const after = resident(browser.profile);
   const chance = await page.$eval('#chance', (n) => n.textContent);
+  // Where the time went: the module loaded, the graph streamed in (downloaded and
+  // decompressed as it came), the graph finished, the decision solved.
+  const parts = await page.evaluate(() => {
+    const g = window.pcPage.solver.graph;
+    return {
+      moduleMs: Number(document.getElementById('load-info')?.dataset.ms ?? NaN),
+      graphMs: g.ms, streamMs: g.downloadMs, streamModuleMs: g.moduleMs, chunks: g.chunks, decodeMs: g.decodeMs,
+      solveMs: Number(document.getElementById('status').dataset.ms),
+    };
+  });
   await context.close();
   if (chance !== '419/420') throw new Error(`throttled first visit: ${chance}`);
   return {
-    throttleMbit: mbit, firstAnswerMs, answeredBy, graphReadyMs, rendererAfterMiB: after.renderer,
+    throttleMbit: mbit, firstAnswerMs, answeredBy, graphReadyMs, ...parts, rendererAfterMiB: after.renderer,
   };
 }
 
@@ -112,6 +122,7 @@ async function graphVisit(page, fresh) {
     const s = document.getElementById('status').dataset;
     return {
       graph: g.state, fromCache: g.fromCache, loadMs: g.ms, inflateMs: g.downloadMs, decodeMs: g.decodeMs,
+      streamModuleMs: g.moduleMs, chunks: g.chunks,
       workerMemoryMiB: Math.round(g.memory / 2 ** 20), fields: g.info?.fields, bytes: g.entry?.bytes, raw: g.entry?.raw,
       chance: document.getElementById('chance').textContent, engine: s.engine, solveMs: Number(s.ms),
       memoryAfterSolveMiB: Math.round(Number(s.memory) / 2 ** 20),
@@ -249,7 +260,7 @@ figures.first_visit = await graphVisit(page, true);
 figures.first_visit.peakRendererMiB = stopPeak();
 figures.first_visit.resident = resident(browser.profile);
 console.log('first visit', JSON.stringify(figures.first_visit));
-// The worker then writes the graph plainly over the cache's entry (what the reloads read).
+// The worker then writes the graph plainly into OPFS (what the reloads read).
 const stopPlainPeak = peakRenderer(browser.profile);
 await page.waitForFunction(() => ['plain', 'failed'].includes(document.getElementById('graph-status').dataset.cached), { timeout: 900_000, polling: 100 });
 figures.plain_cache = await page.evaluate(() => {
