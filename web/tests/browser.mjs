@@ -275,9 +275,12 @@ await check('the page fetches the graph, caches it, answers from it as without i
   const query = `field=${rows}&hold=I&queue=OTSZLJ&bag=I&kicks=srs`;
   const served = '/graphs/srs-softdrop.pcgraph.zst';
   const before = requests(served);
+  const modules = requests('/pc_web.wasm');
   const context = await browser.createBrowserContext();
   let page = await context.newPage();
   page = await open(browser, base, query, { page });
+  // The page preloads the module, and compileModule's fetch takes that download.
+  assertEqual(requests('/pc_web.wasm') - modules, 1, 'downloads of the module on a first visit');
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
   let state = await waitState(page, ['done', 'error']);
   assertEqual(state, 'done', 'solved');

@@ -14,7 +14,7 @@
 //    largest resident memory while it loads.
 //    Then the worker writes the graph laid out plainly into OPFS: how long it
 //    took and the renderer's largest resident memory meanwhile.
-// 2. --runs reloads: the graph read from the browser's cache (decode included) and the same
+// 2. --runs reloads: the graph read from the plain file the browser keeps (decode included) and the same
 //    decision; medians.
 // 3. The first decision of a game in Play mode, the hold slot empty (the empty field,
 //    LSITJO, Z forced: 69/70), answered from the graph in full, on --runs reloads (the
