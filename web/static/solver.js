@@ -6,7 +6,9 @@
 // cached}, state one of 'none' (the site has no graph for these rules), 'off' (the player
 // turned it off), 'loading', 'ready', 'failed'; source 'plain' (the plain file the browser
 // keeps), 'cache' (the cached download) or 'download'; cached 'plain' once the browser keeps
-// the graph in the layout that loads fastest ('failed' when writing it failed).
+// the graph in the layout that loads fastest ('failed' when writing it failed); renewed
+// {ms, source, memory} once a fresh worker has read that plain file in the place of the
+// worker that downloaded the graph (see renew).
 
 /** How long solves wait for a graph that downloads (see SolverClient.waitsForGraph). */
 const GRAPH_GRACE = 8000;
@@ -25,6 +27,8 @@ export class SolverClient extends EventTarget {
     this.graphOff = false;
     this.graph = { state: 'none' };
     this.graphJob = 0;
+    this.renewing = null; // the graph job of a renewal under way (see renew)
+    this.renewWanted = false;
     this.indexReady = false;
     this.start();
     this.graphIndex().then(() => {
@@ -34,6 +38,15 @@ export class SolverClient extends EventTarget {
   }
 
   start() {
+    this.spawn();
+    if (this.graph.state === 'loading' || this.graph.state === 'ready') this.loadGraph(true);
+  }
+
+  /** A new worker in the place of the last (terminated first, so that the two never hold a graph at once). */
+  spawn() {
+    if (this.worker) this.worker.terminate();
+    this.renewing = null;
+    this.renewWanted = false;
     this.worker = new Worker(new URL('worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (e) => {
@@ -42,14 +55,28 @@ export class SolverClient extends EventTarget {
       this.restart();
     };
     this.worker.postMessage({ type: 'init', module: this.module });
-    if (this.graph.state === 'loading' || this.graph.state === 'ready') this.loadGraph(true);
   }
 
   restart() {
-    if (this.worker) this.worker.terminate();
     this.running = null;
     this.start();
     this.next();
+  }
+
+  /**
+   * Once the plain file of a downloaded graph is written and no solve runs, a fresh worker
+   * reads that file in the place of the worker that downloaded it: a wasm module's memory
+   * never shrinks, and reading the download's layout by piece left it tens of MB above what
+   * the plain file needs. The page goes on showing the graph as ready; solves wait the
+   * second the read takes.
+   */
+  renew() {
+    if (!this.renewWanted || this.running || this.graph.state !== 'ready') return;
+    const entry = this.graph.entry;
+    this.spawn();
+    const id = ++this.graphJob;
+    this.renewing = id;
+    this.worker.postMessage({ type: 'graph', id, graph: entry, base: this.base });
   }
 
   receive(data) {
@@ -59,13 +86,21 @@ export class SolverClient extends EventTarget {
       if (!job || job.id !== data.id) return;
       this.running = null;
       if (data.broken) this.restart();
+      else this.renew();
       job.resolve({ answer: data.answer, ms: data.ms, memory: data.memory, waitedMs: job.startedAt - job.addedAt });
       this.next();
     } else if (data.type === 'graph-progress') {
-      if (data.id !== this.graphJob) return;
+      if (data.id !== this.graphJob || data.id === this.renewing) return;
       this.setGraph({ ...this.graph, state: 'loading', stage: data.stage, loaded: data.loaded, total: data.total });
     } else if (data.type === 'graph') {
       if (data.id !== this.graphJob) return;
+      if (data.id === this.renewing) {
+        this.renewing = null;
+        if (data.ok) {
+          this.setGraph({ ...this.graph, renewed: { ms: data.ms, source: data.source, memory: data.memory } });
+          return;
+        }
+      }
       if (data.ok) {
         this.setGraph({
           state: 'ready', info: data.info, ms: data.ms, fromCache: data.fromCache, source: data.source,
@@ -79,6 +114,10 @@ export class SolverClient extends EventTarget {
     } else if (data.type === 'graph-cached') {
       if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
       this.setGraph({ ...this.graph, cached: data.layout ?? 'failed', cacheMs: data.ms, cacheError: data.error });
+      if (data.layout === 'plain' && this.graph.source !== 'plain') {
+        this.renewWanted = true;
+        this.renew();
+      }
     } else if (data.type === 'graph-prepared') {
       if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
       this.setGraph({ ...this.graph, preparedMs: data.ms });
@@ -154,6 +193,8 @@ export class SolverClient extends EventTarget {
    */
   waitsForGraph() {
     if (!this.indexReady || this.rulesPending) return true;
+    // A renewal another load has not overtaken.
+    if (this.renewing !== null && this.renewing === this.graphJob) return true;
     const g = this.graph;
     if (g.state !== 'loading') return false;
     return g.stage !== 'download' || performance.now() - this.graphStarted < GRAPH_GRACE;

@@ -328,6 +328,13 @@ await check('the page fetches the graph, caches it, answers from it as without i
   assert(plain.name.startsWith('srs-softdrop.pcgraph.zst.') && plain.name.endsWith('.plain'), `plain file ${plain.name}`);
   assertEqual(plain.magic, 'PCGRAPH\0', 'the plain layout');
   assertEqual((await entry()).coding, 'zstd', 'the cache still keeps the download');
+  // Then a fresh worker reads the plain file in the place of the one that read the
+  // download (a module's memory never shrinks), and the page answers from it.
+  await page.waitForFunction(() => window.pcPage.solver.graph.renewed, { timeout: 30_000 });
+  const renewed = await page.evaluate(() => window.pcPage.solver.graph);
+  assertEqual([renewed.state, renewed.source, renewed.renewed.source], ['ready', 'cache', 'plain'], 'renewed from the plain file');
+  const again = await page.evaluate(async (f) => (await window.pcPage.solver.solve(f, { key: 'renewed' })).answer, form);
+  assertEqual([again.engine, again.chance?.fraction], ['graph', nativeFraction(withoutGraph)], 'the renewed worker answers from the graph');
   // A second visit reads the plain file: no request.
   await page.reload({ waitUntil: 'load' });
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
@@ -357,6 +364,8 @@ await check('the page fetches the graph, caches it, answers from it as without i
   assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine after the damaged plain file');
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.cached === 'plain', { timeout: 30_000 });
   assertEqual((await plainFiles()).map((f) => f.magic), ['PCGRAPH\0'], 'the plain file written again');
+  // (The renewed worker reads it, holding it meanwhile.)
+  await page.waitForFunction(() => window.pcPage.solver.graph.renewed, { timeout: 30_000 });
   // The cached download damaged too: refused, downloaded once more, answered from it.
   await page.evaluate(async (url, name) => {
     const cache = await caches.open('pc-graphs');

@@ -12,8 +12,9 @@
 // 1. A first visit (fresh profile): the graph downloaded, checked and read; the first
 //    decision of a PC, I held and JLOSTZ (419/420), answered from it; the renderer's
 //    largest resident memory while it loads.
-//    Then the worker writes the graph laid out plainly into OPFS: how long it
-//    took and the renderer's largest resident memory meanwhile.
+//    Then the worker writes the graph laid out plainly into OPFS and a fresh worker reads
+//    it in the place of the first: how long each took, the renderer's largest resident
+//    memory meanwhile, then the same decision and the renderer's memory after it.
 // 2. --runs reloads: the graph read from the plain file the browser keeps (decode included) and the same
 //    decision; medians.
 // 3. The first decision of a game in Play mode, the hold slot empty (the empty field,
@@ -263,11 +264,24 @@ console.log('first visit', JSON.stringify(figures.first_visit));
 // The worker then writes the graph plainly into OPFS (what the reloads read).
 const stopPlainPeak = peakRenderer(browser.profile);
 await page.waitForFunction(() => ['plain', 'failed'].includes(document.getElementById('graph-status').dataset.cached), { timeout: 900_000, polling: 100 });
+// Then a fresh worker reads that file in the place of the one that downloaded the graph.
+await page.waitForFunction(() => window.pcPage.solver.graph.renewed || window.pcPage.solver.graph.cached !== 'plain', { timeout: 60_000, polling: 100 });
 figures.plain_cache = await page.evaluate(() => {
   const g = window.pcPage.solver.graph;
-  return { cached: g.cached, ms: Math.round(g.cacheMs), error: g.cacheError ?? null };
+  const renewed = g.renewed && { ms: Math.round(g.renewed.ms), source: g.renewed.source, workerMemoryMiB: Math.round(g.renewed.memory / 2 ** 20) };
+  return { cached: g.cached, ms: Math.round(g.cacheMs), error: g.cacheError ?? null, renewed };
 });
 figures.plain_cache.peakRendererMiB = stopPlainPeak();
+// The same decision asked of the renewed worker, and the renderer then.
+figures.plain_cache.after = await page.evaluate(async () => {
+  const { answer, ms, memory } = await window.pcPage.solver.solve(
+    { field: '..........', hold: 'I', queue: 'JLOSTZ', bag: '', kicks: 'srs', drop: 'softdrop' }, { key: 'renewed' });
+  return { chance: answer.chance?.fraction, engine: answer.engine, solveMs: Math.round(ms), workerMemoryMiB: Math.round(memory / 2 ** 20) };
+});
+if (figures.plain_cache.after.chance !== '419/420' || figures.plain_cache.after.engine !== 'graph') {
+  throw new Error(`the renewed worker: ${JSON.stringify(figures.plain_cache.after)}`);
+}
+figures.plain_cache.after.resident = resident(browser.profile);
 console.log('plain layout cached', JSON.stringify(figures.plain_cache));
 for (let i = 0; i < runs; i++) {
   await page.reload({ waitUntil: 'load' });
@@ -311,6 +325,9 @@ console.log(JSON.stringify({
   throttled_first_answer_ms: figures.throttled_first_visits?.map((v) => v.firstAnswerMs),
   throttled_first_answer_ms_median: figures.throttled_first_answer_ms_median,
   first_visit_peak_renderer_mib: figures.first_visit.peakRendererMiB,
+  first_visit_renderer_mib: figures.first_visit.resident.renderer,
+  renewed_renderer_mib: figures.plain_cache.after.resident.renderer,
+  plain_cache_peak_renderer_mib: figures.plain_cache.peakRendererMiB,
   renderer_after_reload_mib_max: Math.max(...figures.runs.map((r) => r.resident.renderer ?? 0)),
   cache_load_ms_median: figures.cache_load_ms_median,
   first_decision_ms_median: figures.first_decision_ms_median,
