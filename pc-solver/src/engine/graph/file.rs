@@ -967,6 +967,18 @@ pub(super) mod tests {
                 "{count}"
             );
         }
+        // Streams' lengths past the section, even summing past 2^32.
+        for length in [u32::MAX, 1 << 31, 1] {
+            let mut forged = bytes.clone();
+            for piece in 0..7 {
+                let at = first_count - 28 + 4 * piece;
+                forged[at..at + 4].copy_from_slice(&length.to_le_bytes());
+            }
+            assert!(
+                matches!(decode(&forged, id()), Err(GraphError::Checksum)),
+                "{length}"
+            );
+        }
     }
 
     #[test]
