@@ -66,8 +66,8 @@ export class SolverClient extends EventTarget {
   /**
    * Once the plain file of a downloaded graph is written and no solve runs, a fresh worker
    * reads that file in the place of the worker that downloaded it: a wasm module's memory
-   * never shrinks, and reading the download's layout by piece left it tens of MB above what
-   * the plain file needs. The page goes on showing the graph as ready; solves wait the
+   * never shrinks, and reading the download's layout by piece leaves it above what the
+   * plain file needs. The page goes on showing the graph as ready; solves wait the
    * second the read takes.
    */
   renew() {

@@ -242,9 +242,9 @@ async function streamInto(pc, body, graph, stage, id, total) {
 }
 
 /** The folder of the origin private file system that keeps the graphs laid out plainly. */
-async function plainFolder(create) {
+async function plainFolder() {
   const root = await navigator.storage.getDirectory();
-  return root.getDirectoryHandle(CACHE, { create });
+  return root.getDirectoryHandle(CACHE, { create: true });
 }
 
 /** The name of a graph's plain file: the served file's name with its hash. */
@@ -264,7 +264,7 @@ async function loadPlain(pc, id, graph, attempts) {
   let folder;
   let handle;
   try {
-    folder = await plainFolder(true);
+    folder = await plainFolder();
     // Files of the same graph with another hash are old versions: let them go.
     for await (const old of folder.keys()) {
       if (old !== name && old.startsWith(`${graph.file}.`)) await folder.removeEntry(old).catch(() => {});
@@ -344,7 +344,7 @@ async function storePlain(pc, id) {
     }
     len = e.pc_graph_plain_begin() >>> 0;
     if (len === 0xffffffff) throw new Error('no graph to write');
-    folder = await plainFolder(true);
+    folder = await plainFolder();
     handle = await (await folder.getFileHandle(partial, { create: true })).createSyncAccessHandle();
     handle.truncate(0);
     let at = 0;

@@ -536,7 +536,8 @@ mod tests {
     ];
 
     /// The full graphs of SRS and SRS+ (read from the cache folder, `PC_GRAPH_DIR`, or
-    /// built there) hold the same fields and moves as the graphs of format 1 did.
+    /// built there) hold the same fields and moves as the graphs of format 1 did, and so
+    /// does each read back from its file laid out by piece (what the page downloads).
     ///
     /// `PC_GRAPH_DIR=DIR cargo test -p pc-solver --release --lib -- --ignored full_graphs`
     #[test]
@@ -554,6 +555,8 @@ mod tests {
                 graph
             });
             assert_eq!(graph.digest(), digests, "{kicks}");
+            let by_piece = PcGraph::from_bytes(&graph.to_bytes_by_piece(), &rules).unwrap();
+            assert_eq!(by_piece.digest(), digests, "{kicks} laid out by piece");
         }
     }
 }
