@@ -106,7 +106,7 @@ export class SolverClient extends EventTarget {
           state: 'ready', info: data.info, ms: data.ms, fromCache: data.fromCache, source: data.source,
           cached: data.source === 'plain' ? 'plain' : undefined, downloadMs: data.downloadMs,
           decodeMs: data.decodeMs, moduleMs: data.moduleMs, chunks: data.chunks, memory: data.memory,
-          attempts: data.attempts, entry: this.graph.entry,
+          reader: data.reader, keeper: data.keeper, attempts: data.attempts, entry: this.graph.entry,
         });
       } else {
         this.setGraph({ state: 'failed', error: data.error, ms: data.ms, entry: this.graph.entry });

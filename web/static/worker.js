@@ -19,25 +19,31 @@
 // piece (what compresses best); the module reads it as it streams in, chunk by chunk,
 // decompressing it as it goes ({op: 'graph_begin'}, pc_graph_chunk, pc_graph_push), so the
 // file is never whole in memory beside the graph. The download also goes, as it came, to the
-// Cache API; then the module finishes the graph ({op: 'graph'}). A file that fails the checks
-// is deleted from the cache and downloaded once more; failing again, it is reported and never
-// used.
+// Cache API, through a worker of this one (keeper.js); then the module finishes the graph
+// ({op: 'graph'}). A file that fails the checks is deleted from the cache and downloaded once
+// more; failing again, it is reported and never used.
 //
 // The layout by piece loads slower than the plain one (the module puts each field's moves
-// back together), and a cached download must be decompressed again. So two seconds after a
-// graph is in from a download, or from the cache's copy of one (PLAIN_AFTER_MS), the module
-// writes the graph's file again in the plain layout, a chunk at a time (pc_graph_plain_*),
-// into the origin private file system (OPFS), which this worker reads and writes
-// synchronously, straight from and into the module's memory: later visits read that file,
-// which loads fastest, and fall back to the cached download when it is missing, locked by
-// another tab or damaged (then deleted). Solves go between the chunks. The file is written
-// under another name and renamed once whole, so a page closed meanwhile leaves no file that
-// looks whole; a browser without OPFS keeps loading from the cached download.
+// back together), and a cached download must be decompressed again. So once a graph is in
+// from a download, or from the cache's copy of one, and the first answer from it is out (or
+// PLAIN_AFTER_MS after the load, if no solve comes first), the module writes the graph's
+// file again in the plain layout, a chunk at a time (pc_graph_plain_*), into the origin
+// private file system (OPFS), which this worker reads and writes synchronously, straight from
+// and into the module's memory: later visits read that file, which loads fastest, and fall
+// back to the cached download when it is missing, locked by another tab or damaged (then
+// deleted). Solves go between the chunks. The file is written under another name and renamed
+// once whole, so a page closed meanwhile leaves no file that looks whole; a browser without
+// OPFS keeps loading from the cached download.
 import { Pc } from './pc.js';
 
 const CACHE = 'pc-graphs';
-/** How long the worker waits, once a zstd graph is in, before it writes the plain layout. */
+/** How long the worker waits, once a zstd graph is in, for a first solve before it writes the
+ * plain layout. */
 const PLAIN_AFTER_MS = 2000;
+/** The most bytes of a download read at a time, into a buffer of this worker (BYOB). */
+const READ_BUFFER = 256 << 10;
+/** The bytes of a download handed at a time to the worker that keeps it in the cache. */
+const KEEP_BATCH = 64 << 10;
 /** The bytes of the plain file read into the module at a time. */
 const PLAIN_CHUNK = 4 << 20;
 let ready = null;
@@ -68,6 +74,9 @@ self.onmessage = async ({ data }) => {
     const ms = performance.now() - started;
     const memory = pc.exports.memory.buffer.byteLength;
     self.postMessage({ type: 'answer', id: data.id, answer, ms, memory, broken: pc.broken });
+    // The first answer is out: the plain layout need not wait any longer. Until the worker
+    // that holds it is renewed, the memory of the download's read stays in use.
+    if (plainJob) setTimeout(() => storePlain(pc, plainJob?.id), 0);
     if (data.op === 'play_solve' && !prepared && data.form?.queue?.length === FIVE_UNKNOWN_QUEUE) {
       // A game with four previews: its starts of a PC leave five pieces unknown. Make what
       // their walk reads now, while the player moves, rather than in the first of them.
@@ -138,7 +147,7 @@ async function loadGraph(pc, { id, graph, base }) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const fromCache = !!cached;
     const timing = { fromCache, downloadMs: 0, decodeMs: 0 };
-    let storing = null;
+    let entry = null;
     let body;
     // What the cache keeps: the download as it came (zstd), or, from an earlier version of
     // the page, the file laid out plainly; each entry says its coding and length.
@@ -154,11 +163,11 @@ async function loadGraph(pc, { id, graph, base }) {
       if (!response.ok) throw new Error(`graph: ${graph.file}: HTTP ${response.status}`);
       // The download goes to the module and, as it came, to the cache (17 MB, not the
       // 221 MB it decompresses to, so the cache never holds the download back).
-      const [toModule, toCache] = response.body.tee();
-      body = toModule;
-      storing = cache.put(stored, new Response(toCache, {
+      body = response.body;
+      entry = openKeeper({
+        cache: CACHE, key: stored,
         headers: { 'content-type': 'application/octet-stream', 'x-pc-coding': 'zstd', 'x-pc-bytes': String(graph.raw) },
-      })).catch((err) => err);
+      });
     }
     try {
       const t0 = performance.now();
@@ -167,25 +176,31 @@ async function loadGraph(pc, { id, graph, base }) {
       });
       if (!begun.ok) throw new Error(begun.error);
       const total = coding === 'zstd' ? graph.bytes : length;
-      const streamed = await streamInto(pc, body, graph, fromCache ? 'cache' : 'download', id, total);
+      const streamed = await streamInto(pc, body, entry, graph, fromCache ? 'cache' : 'download', id, total);
       timing.downloadMs = performance.now() - t0;
       timing.moduleMs = streamed.moduleMs;
       timing.chunks = streamed.chunks;
+      timing.reader = streamed.reader;
+      timing.keeper = entry?.where;
       const t1 = performance.now();
       const answer = pc.call({ op: 'graph' });
       timing.decodeMs = performance.now() - t1;
       if (pc.broken) throw new Error(answer.error ?? 'graph: the module stopped');
       if (!answer.ok) throw new Error(answer.error);
       // A cache that failed costs the next visit a download, not this one its graph.
-      const put = await storing;
-      if (put instanceof Error) timing.cacheError = put.message;
+      const put = await entry?.stored;
+      if (put) timing.cacheError = put;
+      entry?.close();
       // An earlier version of the page kept the plain layout in the cache: once the plain
       // file is written, that entry goes.
       const stale = coding === 'none' ? { cache, key: stored } : null;
       return { info: answer, ...timing, source: fromCache ? 'cache' : 'download', attempts, coding, stale };
     } catch (err) {
-      // Never trusted: out of the cache, and once more from the site.
-      await storing;
+      // Never trusted: out of the cache (the copy under way written or not first), and once
+      // more from the site.
+      entry?.abort(err.message);
+      await entry?.stored;
+      entry?.close();
       await cache.delete(stored);
       attempts.push({ fromCache, error: err.message });
       if (pc.broken) throw err;
@@ -197,12 +212,83 @@ async function loadGraph(pc, { id, graph, base }) {
 }
 
 /**
- * Hands a stream of the graph's bytes to the module chunk by chunk; the progress counts the
- * bytes read of `total`. A chunk the module refuses ends the stream: {op: 'graph'} says why.
- * Returns the time spent in the module (the rest waited for bytes) and the chunks' count.
+ * A cache entry written as its bytes come (keeper.js's `keeper`), in a worker of its own when
+ * the browser has workers in workers (`where`: 'worker', else 'inline'): `add(bytes)` copies
+ * them (gathered into batches of KEEP_BATCH bytes, whose buffers go to that worker),
+ * `abort(reason)` writes nothing, `stored` says whether it was written (null, or why not),
+ * `close()` ends that worker once `stored` has said. Call `end()` after the last bytes.
  */
-async function streamInto(pc, body, graph, stage, id, total) {
-  const reader = body.getReader();
+function openKeeper(job) {
+  if (typeof Worker !== 'function') {
+    const inline = import('./keeper.js').then(({ keeper }) => keeper(job));
+    return {
+      add(bytes) {
+        // A copy now: the bytes' buffer is read into again.
+        const copy = bytes.slice();
+        inline.then((k) => k.add(copy));
+      },
+      end: () => inline.then((k) => k.end()),
+      abort: (reason) => inline.then((k) => k.abort(reason)),
+      stored: inline.then((k) => k.stored),
+      where: 'inline',
+      close() {},
+    };
+  }
+  const helper = new Worker(new URL('keeper.js', import.meta.url), { type: 'module', name: 'pc-keeper' });
+  const stored = new Promise((resolve) => {
+    helper.onmessage = ({ data }) => resolve(data.error);
+    helper.onerror = (event) => {
+      event.preventDefault?.();
+      resolve(`the cache's worker failed (${event.message ?? 'no reason given'})`);
+    };
+  });
+  helper.postMessage(job);
+  let batch = new Uint8Array(KEEP_BATCH);
+  let filled = 0;
+  const send = () => {
+    const full = filled === batch.byteLength ? batch : batch.slice(0, filled);
+    helper.postMessage(full.buffer, [full.buffer]);
+    batch = new Uint8Array(KEEP_BATCH);
+    filled = 0;
+  };
+  return {
+    add(bytes) {
+      for (let at = 0; at < bytes.byteLength;) {
+        const n = Math.min(bytes.byteLength - at, batch.byteLength - filled);
+        batch.set(bytes.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === batch.byteLength) send();
+      }
+    },
+    end() {
+      if (filled > 0) send();
+      helper.postMessage({ end: true });
+    },
+    abort: (reason) => helper.postMessage({ abort: reason }),
+    stored,
+    where: 'worker',
+    close: () => helper.terminate(),
+  };
+}
+
+/**
+ * Hands a stream of the graph's bytes to the module chunk by chunk, and to `entry` (an
+ * openKeeper, or null); the progress counts the bytes read of `total`. The bytes are read
+ * into one buffer of this worker where the browser can (a BYOB reader), so that reading
+ * leaves no chunks behind in its heap. A chunk the module refuses ends the stream:
+ * {op: 'graph'} says why. Returns the time spent in the module (the rest waited for bytes),
+ * the chunks' count and the reader's kind ('byob' or 'chunks').
+ */
+async function streamInto(pc, body, entry, graph, stage, id, total) {
+  let reader;
+  let buffer = null;
+  try {
+    reader = body.getReader({ mode: 'byob' });
+    buffer = new ArrayBuffer(READ_BUFFER);
+  } catch (_) {
+    reader = body.getReader();
+  }
   let read = 0;
   let lastReport = 0;
   let moduleMs = 0;
@@ -218,14 +304,18 @@ async function streamInto(pc, body, graph, stage, id, total) {
     chunks += 1;
     return ok;
   };
+  const result = () => ({ moduleMs, chunks, reader: buffer ? 'byob' : 'chunks' });
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = buffer ? await reader.read(new Uint8Array(buffer)) : await reader.read();
       if (done) break;
       read += value.byteLength;
-      if (!push(value, false)) {
+      const ok = push(value, false);
+      entry?.add(value);
+      if (buffer) buffer = value.buffer;
+      if (!ok) {
         reader.cancel().catch(() => {});
-        return { moduleMs, chunks };
+        return result();
       }
       const now = performance.now();
       if (now - lastReport > 100) {
@@ -236,9 +326,10 @@ async function streamInto(pc, body, graph, stage, id, total) {
   } catch (err) {
     throw new Error(`graph: ${graph.file}: the download stopped (${err.message})`);
   }
+  entry?.end();
   push(new Uint8Array(0), true);
   progress(id, stage, total, total);
-  return { moduleMs, chunks };
+  return result();
 }
 
 /** The folder of the origin private file system that keeps the graphs laid out plainly. */

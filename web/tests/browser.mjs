@@ -286,6 +286,9 @@ await check('the page fetches the graph, caches it, answers from it as without i
   assertEqual(state, 'done', 'solved');
   assertEqual(requests(served) - before, 1, 'downloads of the graph');
   assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine');
+  // The worker read the download into a buffer of its own, and a worker of its own kept it.
+  const { reader, keeper } = await page.evaluate(() => window.pcPage.solver.graph);
+  assertEqual([reader, keeper], ['byob', 'worker'], 'the download read into one buffer, kept by a worker');
   const form = { field, clear_line: 4, hold: 'I', queue: 'OTSZLJ', bag: 'I', kicks: 'srs' };
   const withoutGraph = native(args.recommend, form);
   assert(withoutGraph.engine !== 'graph', `native engine ${withoutGraph.engine}`);
@@ -303,16 +306,11 @@ await check('the page fetches the graph, caches it, answers from it as without i
       said: Number(response.headers.get('x-pc-bytes')), magic: String.fromCharCode(...bytes.slice(0, 8)),
     };
   });
-  // The cache keeps the download as it came, and a reload at once reads it from there.
+  // The cache keeps the download as it came.
   const download = await entry();
   assertEqual([download.coding, download.magic.slice(0, 4)], ['zstd', '(\u00b5/\u00fd'], 'the cache keeps the download (a zstd frame)');
-  await page.reload({ waitUntil: 'load' });
-  await page.waitForFunction(() => document.getElementById('graph-status').dataset.state === 'ready', { timeout: 30_000 });
-  assertEqual(await page.$eval('#graph-status', (n) => n.dataset.fromCache), 'true', 'from the cached download');
-  state = await waitState(page, ['done', 'error']);
-  assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine from the cached download');
-  // Soon after, the browser keeps the graph laid out plainly too (what loads fastest), in
-  // the origin private file system, whole under its final name.
+  // Once the first answer is out, the browser keeps the graph laid out plainly too (what
+  // loads fastest), in the origin private file system, whole under its final name.
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.cached === 'plain', { timeout: 30_000 });
   const plainFiles = () => page.evaluate(async () => {
     const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle('pc-graphs');
@@ -332,7 +330,7 @@ await check('the page fetches the graph, caches it, answers from it as without i
   // download (a module's memory never shrinks), and the page answers from it.
   await page.waitForFunction(() => window.pcPage.solver.graph.renewed, { timeout: 30_000 });
   const renewed = await page.evaluate(() => window.pcPage.solver.graph);
-  assertEqual([renewed.state, renewed.source, renewed.renewed.source], ['ready', 'cache', 'plain'], 'renewed from the plain file');
+  assertEqual([renewed.state, renewed.source, renewed.renewed.source], ['ready', 'download', 'plain'], 'renewed from the plain file');
   const again = await page.evaluate(async (f) => (await window.pcPage.solver.solve(f, { key: 'renewed' })).answer, form);
   assertEqual([again.engine, again.chance?.fraction], ['graph', nativeFraction(withoutGraph)], 'the renewed worker answers from the graph');
   // A second visit reads the plain file: no request.
@@ -408,6 +406,35 @@ await check('the page fetches the graph, caches it, answers from it as without i
   await page.screenshot({ path: join(out, 'page-graph-damaged.png'), fullPage: true });
   await page.close();
   await context2.close();
+});
+
+await check('keeper.js writes a cache entry as its bytes come, whole or not at all', async () => {
+  const page = await open(browser, base, '');
+  const got = await page.evaluate(async () => {
+    const { keeper } = await import('./keeper.js');
+    const bytes = new Uint8Array(300_000).map((_, i) => (i * 7919) % 251);
+    const write = async (key, abort) => {
+      const entry = keeper({ cache: 'pc-test', key, headers: { 'x-pc-coding': 'zstd' } });
+      for (let at = 0; at < bytes.length; at += 70_000) entry.add(bytes.slice(at, at + 70_000));
+      if (abort) entry.abort('the module refused it');
+      else entry.end();
+      return entry.stored;
+    };
+    const whole = await write(`${location.origin}/test-whole`, false);
+    const aborted = await write(`${location.origin}/test-aborted`, true);
+    const cache = await caches.open('pc-test');
+    const kept = await cache.match(`${location.origin}/test-whole`);
+    const back = new Uint8Array(await kept.arrayBuffer());
+    const none = await cache.match(`${location.origin}/test-aborted`);
+    await caches.delete('pc-test');
+    return {
+      whole, aborted, coding: kept.headers.get('x-pc-coding'), none: none === undefined,
+      same: back.length === bytes.length && back.every((b, i) => b === bytes[i]),
+    };
+  });
+  assertEqual(got, { whole: null, aborted: 'the module refused it', coding: 'zstd', none: true, same: true }, 'the entries');
+  assertEqual(page.problems, [], 'console');
+  await page.close();
 });
 
 // --- Play mode -----------------------------------------------------------------------------------
