@@ -221,15 +221,16 @@ async function loadGraph(pc, { id, graph, base }) {
 function openKeeper(job) {
   if (typeof Worker !== 'function') {
     const inline = import('./keeper.js').then(({ keeper }) => keeper(job));
+    const then = (use) => inline.then(use, () => {});
     return {
       add(bytes) {
         // A copy now: the bytes' buffer is read into again.
         const copy = bytes.slice();
-        inline.then((k) => k.add(copy));
+        then((k) => k.add(copy));
       },
-      end: () => inline.then((k) => k.end()),
-      abort: (reason) => inline.then((k) => k.abort(reason)),
-      stored: inline.then((k) => k.stored),
+      end: () => then((k) => k.end()),
+      abort: (reason) => then((k) => k.abort(reason)),
+      stored: inline.then((k) => k.stored, (err) => String(err.message ?? err)),
       where: 'inline',
       close() {},
     };
