@@ -1,10 +1,10 @@
 // Keeps a download of a graph file, as it came, in the Cache API, for the solver's worker
 // (worker.js), which runs this module as a worker of its own (named 'pc-keeper') and ends it
 // once the entry is written. The bytes are copies that the solver's worker hands over (their
-// buffers transferred), so that they wait for the cache here and die with this worker; in
-// the solver's worker they stayed in its heap, beside the graph, until a collection that an
-// idle page may not make for long. A browser without workers in workers keeps the entry from
-// the solver's worker itself (keeper).
+// buffers transferred), so that they wait for the cache here and die with this worker: in
+// the solver's worker they would stay in its heap, beside the graph, until a collection that
+// an idle page may not make for long. A browser without workers in workers keeps the entry
+// from the solver's worker itself (keeper).
 //
 // Messages to this worker: {cache, key, headers} first, then the bytes in order (ArrayBuffers),
 // then {end: true}, or {abort: reason} to write nothing. It posts {type: 'stored', error} once
