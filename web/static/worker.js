@@ -161,8 +161,8 @@ async function loadGraph(pc, { id, graph, base }) {
       progress(id, 'download', 0, graph.bytes);
       const response = await fetch(key, { cache: 'no-store' });
       if (!response.ok) throw new Error(`graph: ${graph.file}: HTTP ${response.status}`);
-      // The download goes to the module and, as it came, to the cache (17 MB, not the
-      // 221 MB it decompresses to, so the cache never holds the download back).
+      // The download goes to the module and, as it came, to the cache (compressed, a
+      // fraction of what it decompresses to, so the cache never holds the download back).
       body = response.body;
       entry = openKeeper({
         cache: CACHE, key: stored,
