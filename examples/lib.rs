@@ -258,8 +258,16 @@ pub struct GraphArgs {
 impl GraphArgs {
     /// The graph to answer from: the one given, else the cached one for `rules` when it is
     /// there. A file that cannot be used is said on stderr, and the answer comes without a
-    /// graph; with none cached, stderr says how to make one.
-    pub fn load(&self, rules: &Rules, build_hint: &str) -> Option<std::sync::Arc<PcGraph>> {
+    /// graph; with none cached, stderr says how to make one. With `large_tables_now`, the
+    /// lookup tables of its largest layers are made after the load ([`PcGraph::load`]),
+    /// for a process that asks many questions; else by the first lookup that needs one
+    /// ([`PcGraph::load_large_tables_when_needed`]), for one that asks a ranking or two.
+    pub fn load(
+        &self,
+        rules: &Rules,
+        build_hint: &str,
+        large_tables_now: bool,
+    ) -> Option<std::sync::Arc<PcGraph>> {
         if self.no_graph {
             return None;
         }
@@ -276,7 +284,12 @@ impl GraphArgs {
                 }
             },
         };
-        match PcGraph::load(&path, rules) {
+        let loaded = if large_tables_now {
+            PcGraph::load(&path, rules)
+        } else {
+            PcGraph::load_large_tables_when_needed(&path, rules)
+        };
+        match loaded {
             Ok(graph) => Some(std::sync::Arc::new(graph)),
             Err(e) => {
                 if given {

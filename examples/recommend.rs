@@ -444,9 +444,14 @@ fn main() {
     // The graph only for the positions the searches take long on (three pieces unknown or
     // more), which its walk answers or whose depth-first search it prunes: loading it costs
     // more than the other answers take.
-    let worth_it = unknown_pieces(&position, rules.hold) >= 3;
+    let unknown = unknown_pieces(&position, rules.hold);
+    let worth_it = unknown >= 3;
     if worth_it && solver.graph_could_help(&position).unwrap_or(false) {
-        if let Some(graph) = cli.graph.load(&rules, &cli.rules.build_hint()) {
+        // The graph's walk (every unknown piece revealed before the first is placed) needs
+        // none of the tables of the largest layers; the depth-first search looks fields up
+        // in them one at a time, so it has them made beside the load.
+        let walked = unknown <= position.queue().len();
+        if let Some(graph) = cli.graph.load(&rules, &cli.rules.build_hint(), !walked) {
             let with_graph = SolverOptions {
                 graph: Some(graph),
                 ..options

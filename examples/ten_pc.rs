@@ -302,7 +302,7 @@ fn main() {
     let rules = cli.rules.rules(!cli.no_hold);
     let settings = Settings {
         preview: cli.preview,
-        graph: cli.graph.load(&rules, &cli.rules.build_hint()),
+        graph: cli.graph.load(&rules, &cli.rules.build_hint(), true),
         rules,
         endless,
         pieces: if endless { cli.pieces } else { u64::MAX },

@@ -180,12 +180,18 @@ pub(crate) fn save(graph: &PcGraph, path: &Path, layout: Layout) -> Result<(), G
 /// Reads the graph in `path`, built for `rules`: the header, then each layer's sections
 /// on whichever thread is free, the largest layers first, then each layer's index
 /// ([`finish`]). Every error names the file ([`GraphError::in_file`]).
-pub(crate) fn load(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
-    load_unnamed(path, rules).map_err(|error| error.in_file(path))
+pub(crate) fn load(path: &Path, rules: RulesId, large_tables: bool) -> Result<PcGraph, GraphError> {
+    load_with(path, rules, TABLE_LATER, large_tables).map_err(|error| error.in_file(path))
 }
 
-/// [`load`], its errors of the file's bytes not yet naming the file.
-fn load_unnamed(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
+/// [`load`], the tables of layers of more than `later` fields made as [`finish`] says, its
+/// errors of the file's bytes not yet naming the file.
+fn load_with(
+    path: &Path,
+    rules: RulesId,
+    later: usize,
+    large_tables: bool,
+) -> Result<PcGraph, GraphError> {
     let io = |source| GraphError::Io {
         path: path.to_path_buf(),
         source,
@@ -234,7 +240,7 @@ fn load_unnamed(path: &Path, rules: RulesId) -> Result<PcGraph, GraphError> {
         };
         read_layer(&keys, counts, edges, &e, pieces_needed(start) - k as u32)
     })?;
-    finish(start, rules, parts, TABLE_LATER, true)
+    finish(start, rules, parts, later, large_tables)
 }
 
 /// Reads exactly `buffer.len()` bytes at `offset`.
@@ -728,7 +734,19 @@ impl PcGraph {
     /// sorts the fields three pieces from a PC into classes that finish alike, which a
     /// full ranking reads instead of those fields' moves.
     pub fn load(path: &std::path::Path, rules: &Rules) -> Result<PcGraph, GraphError> {
-        load(path, RulesId::of(rules))
+        load(path, RulesId::of(rules), true)
+    }
+
+    /// [`PcGraph::load`], but the lookup tables of the largest layers are left to the
+    /// first lookup that needs one (made then, on the caller's thread) instead of made
+    /// after the load: tens of megabytes less for a process that asks for full rankings
+    /// only, which need none, such as one that answers one position. Errors as
+    /// [`PcGraph::load`].
+    pub fn load_large_tables_when_needed(
+        path: &std::path::Path,
+        rules: &Rules,
+    ) -> Result<PcGraph, GraphError> {
+        load(path, RulesId::of(rules), false)
     }
 
     /// The graph in the bytes of a graph file (as [`PcGraph::to_bytes`] makes them and
@@ -955,6 +973,14 @@ pub(super) mod tests {
         graph.save_by_piece(&path).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), *bytes);
         assert_eq!(&PcGraph::load(&path, &Rules::default()).unwrap(), graph);
+        // Every layer's table left to its first lookup: the same graph, no table made.
+        let lazy = load_with(&path, id(), 0, false).unwrap();
+        assert_eq!(&lazy, graph);
+        assert!(!lazy.is_indexed());
+        assert_eq!(
+            &PcGraph::load_large_tables_when_needed(&path, &Rules::default()).unwrap(),
+            graph
+        );
         std::fs::remove_file(&path).unwrap();
         // Counts of a piece's moves that do not add up: nothing put back together from
         // them matches the hashes.

@@ -7,8 +7,9 @@
 //! the first time a walk needs them: a walk then reads a child's class instead of looking
 //! up and classing its moves.
 
-use super::edge::link;
-use super::layer::{Layer, for_each_child};
+use super::edge::{NO_CHILD, edge_move, edge_piece, link};
+use super::layer::Layer;
+use super::moves;
 use super::three_left::ThreeLeft;
 use std::sync::{Arc, OnceLock};
 
@@ -58,12 +59,35 @@ impl FourLeft {
     /// same way; `None` when the graph has no such layer.
     pub(crate) fn in_runs(layers: &[Layer], three: &ThreeLeft, runs: usize) -> Option<FourLeft> {
         let layer = three.layer.checked_sub(1)?;
-        let classes =
-            super::parallel::classes_by_moves(layers[layer].len(), runs, |field, moves| {
-                for_each_child(layers, layer, field, |piece, child| {
-                    moves.push(link(piece as u8, three.class(child)));
-                });
-            });
+        let (fields, next) = (&layers[layer], &layers[three.layer]);
+        let classes = super::parallel::classes_by_block_moves(fields.len(), runs, |block, out| {
+            // The children of a block's moves, looked up together ([`Layer::find_many`]).
+            let mut keys: Vec<u64> = Vec::new();
+            let mut pieces: Vec<u8> = Vec::new();
+            let mut ends: Vec<usize> = Vec::new();
+            for field in block {
+                let key = fields.keys[field as usize];
+                for &e in fields.edges(field) {
+                    if let Some(child) = edge_move(e).and_then(|m| moves::child(key, m)) {
+                        keys.push(child);
+                        pieces.push(edge_piece(e) as u8);
+                    }
+                }
+                ends.push(keys.len());
+            }
+            let mut children = vec![NO_CHILD; keys.len()];
+            next.find_many(&keys, &mut children);
+            let mut from = 0;
+            for end in ends {
+                for (&piece, &child) in pieces[from..end].iter().zip(&children[from..end]) {
+                    if child != NO_CHILD {
+                        out.moves.push(link(piece, three.class(child)));
+                    }
+                }
+                out.end_field();
+                from = end;
+            }
+        });
         Some(FourLeft {
             layer,
             class_of: classes.class_of,

@@ -6,7 +6,10 @@ use pc_bitboard::{Board32, WIDTH};
 /// The most rows a graph's fields have: the clear line of the PCs it is built for.
 pub(crate) const MAX_ROWS: u32 = 4;
 
-/// A field of at most [`MAX_ROWS`] rows in 43 bits: four bits per column (bit `4x + y`
+/// The bits of a key ([`pack`]).
+pub(crate) const KEY_BITS: u32 = 43;
+
+/// A field of at most [`MAX_ROWS`] rows in [`KEY_BITS`] bits: four bits per column (bit `4x + y`
 /// is the cell `(x, y)`), then the height (the clear line after the rows cleared so far).
 /// Two fields with the same rows left are the same key however they were made.
 pub(crate) fn pack(field: &PcField) -> u64 {

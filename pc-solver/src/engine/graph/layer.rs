@@ -48,6 +48,10 @@ pub(crate) struct Layer {
     lazy: bool,
 }
 
+/// The fewest keys [`Layer::find_many`] sorts to find them in one pass when the layer has
+/// no table: fewer are found one by one.
+const SORTED_FIND_AT_LEAST: usize = 1 << 12;
+
 /// The most fields a next layer may have for a layer to keep its edges' child indices.
 pub(super) const SMALL_NEXT: usize = 1 << 16;
 
@@ -112,12 +116,6 @@ impl Layer {
     /// [`Layer::find_many`]), for a reader short of memory: most walks never ask.
     pub(crate) fn table_when_needed(&mut self) {
         self.lazy = lookup::KeyTable::fits(self.len());
-    }
-
-    /// Makes the table now when it is left to the first lookup
-    /// ([`Layer::table_when_needed`]).
-    pub(crate) fn make_table_now(&self) {
-        let _ = self.table();
     }
 
     /// The table: made, or made now when it is left to the first lookup.
@@ -198,13 +196,47 @@ impl Layer {
     }
 
     /// [`Layer::find`] of several keys, into `out` ([`NO_CHILD`] for a key that is not
-    /// there), their cache misses overlapping.
+    /// there): by the table, their cache misses overlapping; without a table made, many
+    /// keys are sorted and found in one pass through the layer's keys
+    /// ([`Layer::find_from`]), which needs no table, so a walk that asks only this of a
+    /// large layer never makes one ([`Layer::table_when_needed`]).
     pub(crate) fn find_many(&self, wanted: &[u64], out: &mut [u32]) {
-        match self.table() {
-            Some(table) => table.find_many(&self.keys, wanted, out),
-            None => {
-                for (&key, out) in wanted.iter().zip(out) {
-                    *out = self.find(key).unwrap_or(NO_CHILD);
+        if let Some(table) = self.table.get() {
+            return table.find_many(&self.keys, wanted, out);
+        }
+        if wanted.len() < SORTED_FIND_AT_LEAST {
+            for (&key, out) in wanted.iter().zip(out) {
+                *out = self.find(key).unwrap_or(NO_CHILD);
+            }
+            return;
+        }
+        self.find_sorted(wanted, out, 64 - super::key::KEY_BITS);
+    }
+
+    /// [`Layer::find_many`] without the table: runs of `2^place_bits` keys, each key with
+    /// its place in the run in one word, sorted by the key (a key past a field's bits is
+    /// no field's: not found, not sorted), then found in one pass through the layer's keys.
+    fn find_sorted(&self, wanted: &[u64], out: &mut [u32], place_bits: u32) {
+        let key_bits = super::key::KEY_BITS;
+        debug_assert!(key_bits + place_bits <= 64);
+        for (run, keys) in wanted.chunks(1 << place_bits).enumerate() {
+            let run_out = &mut out[run << place_bits..][..keys.len()];
+            run_out.fill(NO_CHILD);
+            let mut sorted: Vec<u64> = keys
+                .iter()
+                .enumerate()
+                .filter(|&(_, &key)| key >> key_bits == 0)
+                .map(|(i, &key)| key << place_bits | i as u64)
+                .collect();
+            super::radix::sort_by_bits(&mut sorted, |&w| w, place_bits..place_bits + key_bits, 11);
+            let mut from = 0;
+            for &word in &sorted {
+                match self.find_from(word >> place_bits, from) {
+                    Ok(at) => {
+                        run_out[(word & ((1 << place_bits) - 1)) as usize] = at as u32;
+                        from = at;
+                    }
+                    Err(at) => from = at,
                 }
             }
         }
@@ -262,6 +294,40 @@ pub(crate) fn for_each_child(
             .and_then(|c| next?.find(c));
         if let Some(child) = child {
             f(edge_piece(e), child);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Enough keys for one pass through the layer's keys find what single lookups find,
+        /// in the order asked, keys that are no field's included.
+        #[test]
+        fn many_keys_found_in_one_pass_are_found_one_by_one(
+            set in proptest::collection::btree_set(0u64..1 << 20, 1..3000),
+            wanted in proptest::collection::vec(
+                prop_oneof![0u64..1 << 20, Just(u64::MAX >> 3), 1u64 << 43..1 << 44],
+                SORTED_FIND_AT_LEAST..SORTED_FIND_AT_LEAST + 500,
+            ),
+        ) {
+            let keys: Vec<u64> = set.into_iter().collect();
+            let layer = Layer::without_table(keys.clone(), vec![0; keys.len()], Vec::new());
+            let mut found = vec![0; wanted.len()];
+            layer.find_many(&wanted, &mut found);
+            prop_assert!(!layer.has_table(), "no table made");
+            // In runs of 128 keys too (a run is 2^21 keys in `find_many`).
+            let mut in_runs = vec![0; wanted.len()];
+            layer.find_sorted(&wanted, &mut in_runs, 7);
+            for ((&key, &at), &in_run) in wanted.iter().zip(&found).zip(&in_runs) {
+                let expected = keys.binary_search(&key).map_or(NO_CHILD, |i| i as u32);
+                prop_assert_eq!(at, expected, "key {}", key);
+                prop_assert_eq!(in_run, expected, "key {} in runs", key);
+            }
         }
     }
 }

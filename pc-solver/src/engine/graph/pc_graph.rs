@@ -65,11 +65,10 @@ impl PcGraph {
     }
 
     /// Makes now what the first decision with five unknown pieces would otherwise make
-    /// before it can walk: the classes of the fields four pieces from a PC, and their
-    /// layer's lookup table when the graph was read leaving it to the first lookup
-    /// ([`GraphReader::large_tables_when_needed`](crate::GraphReader::large_tables_when_needed)).
-    /// Seconds on a full graph on the machine's threads, and tens of megabytes kept with
-    /// the graph.
+    /// before it can walk: the classes of the fields four pieces from a PC (the walk
+    /// finds its leaves' children in one pass through that layer's keys, so it needs no
+    /// lookup table there). Seconds on a full graph on the machine's threads, and tens of
+    /// megabytes kept with the graph.
     ///
     /// Such decisions come at the start of a PC with four previews. Calling this on a
     /// spare thread after loading takes that time out of the first of them; the graph's
@@ -91,10 +90,7 @@ impl PcGraph {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn prepare_five_unknown(&self) {
-        if let Some(four) = self.four_left() {
-            // The walk's leaves look their children up there.
-            self.layers[four.layer].make_table_now();
-        }
+        self.four_left();
     }
 
     /// Whether every layer's lookup table is made (see [`PcGraph::load`]); always true of a

@@ -435,6 +435,33 @@ fn byte_popcounts(word: u64) -> u64 {
     (nibbles + (nibbles >> 4)) & 0x0f0f_0f0f_0f0f_0f0f
 }
 
+/// A set's counts: for each byte (a prefix of `m - 1` pieces), its popcount (at most 7,
+/// the pieces that may end the prefix) in a nibble, sixteen to a word.
+fn counts_of(set: &[u64]) -> [u64; MAX_WORDS.div_ceil(2)] {
+    let mut counts = [0u64; MAX_WORDS.div_ceil(2)];
+    for (out, pair) in counts.iter_mut().zip(set.chunks(2)) {
+        // A byte's popcount fits the byte's low nibble: two words' bytes interleave.
+        let low = byte_popcounts(pair[0]);
+        let high = pair.get(1).map_or(0, |&w| byte_popcounts(w));
+        *out = low | high << 4;
+    }
+    counts
+}
+
+/// [`best_of_bytes`] from a set's counts ([`counts_of`]).
+fn best_of_counts(row: &mut [Count], counts: &[u64]) {
+    for (i, &word) in counts.iter().enumerate() {
+        if word == 0 {
+            continue;
+        }
+        // Bytes `16i..16i + 8` in the low nibbles, the next eight in the high ones.
+        for (j, best) in row.iter_mut().skip(16 * i).take(16).enumerate() {
+            let shift = 8 * (j % 8) + 4 * (j / 8);
+            *best = (*best).max((word >> shift & 0xf) as Count);
+        }
+    }
+}
+
 /// Raises each prefix's best count (`row`, a prefix of `m - 1` pieces a byte of `set`) to
 /// what `set` wins: a byte's popcount, taken for eight bytes at once.
 fn best_of_bytes(row: &mut [Count], set: &[u64]) {
@@ -467,8 +494,13 @@ type Count = u16;
 /// `7 * 6 * 5 * 4`).
 const MAX_WORDS: usize = 105;
 
-/// The most tables of queues of four ([`FourQueues`]) a walk keeps at once.
-const MAX_FOUR_QUEUES: usize = 1 << 16;
+/// The most tables of queues of four ([`FourQueues`]) a walk keeps at once (448 bytes
+/// each): a walk with five unknown pieces asks for more, a few times each, mostly close
+/// together.
+const MAX_FOUR_QUEUES: usize = 1 << 14;
+
+/// Tables of queues of four not made (in [`FourTables::finishing`]).
+const NO_QUEUES: u16 = u16::MAX;
 
 /// Every piece, as the first of a queue.
 const ALL_FIRSTS: [u8; 7] = [0, 1, 2, 3, 4, 5, 6];
@@ -484,8 +516,9 @@ type FourQueues = [[u64; 8]; 7];
 #[derive(Default)]
 struct FourTables {
     /// Where the queues that finish a class with a piece in hold are in `queues`, at
-    /// `8 * class + hold` ([`NO_SET`] until made).
-    finishing: Vec<u32>,
+    /// `8 * class + hold` ([`NO_QUEUES`] until made): two bytes, for a table of an entry
+    /// per class and piece.
+    finishing: Vec<u16>,
     queues: Vec<FourQueues>,
 }
 
@@ -533,8 +566,12 @@ struct Walk<'g, 's> {
     /// Where each distinct set is in the arena: many states of the last depth win the
     /// same continuations, and a small arena stays in cache.
     distinct: Distinct,
-    /// The sets, `space.words` words each.
+    /// The sets, `space.words` words each; or, while [`Walk::counts_only`], their counts.
     arena: Vec<u64>,
+    /// Whether the last depth's sets are read only as counts, each prefix's best in the
+    /// depth above ([`Walk::best_counts`]): the arena then keeps each set's counts
+    /// ([`counts_of`]), half its words, and sets with the same counts once.
+    counts_only: bool,
     /// With four unknown pieces: where the set of the states of each hold slot and moves
     /// ([`Walk::leaf_set_by_classes`]) is in the arena.
     by_classes: AHashMap<Vec<u32>, u32>,
@@ -648,6 +685,7 @@ impl<'g, 's> Walk<'g, 's> {
             sums: (0..=last).map(|_| AHashMap::new()).collect(),
             distinct: Distinct::default(),
             arena: Vec::new(),
+            counts_only: false,
             by_classes: AHashMap::new(),
             alike: Vec::new(),
             four: FourTables::default(),
@@ -698,7 +736,18 @@ impl<'g, 's> Walk<'g, 's> {
             let (above, below) = levels.split_at_mut(d + 1);
             self.expand(d, &mut above[d], &mut below[0]);
         }
-        // The last depth's sets, in the order of the graph's fields.
+        // The last depth's sets, in the order of the graph's fields. When no depth above
+        // it sees every unknown piece, only the depth above reads them, as counts: the
+        // arena then keeps those instead, apart from the sets a walk depth first keeps.
+        let counts_only = top < self.last && (top..self.last).all(|d| !self.sees_all(d));
+        let kept_sets = counts_only.then(|| {
+            self.counts_only = true;
+            (
+                std::mem::take(&mut self.arena),
+                std::mem::take(&mut self.distinct),
+                std::mem::take(&mut self.by_classes),
+            )
+        });
         let last = &levels[self.last].states;
         let prepared = self.prepare_leaves(last);
         let leaves = LastLayer::new(last, |s| self.reads_links(code_of(s)), prepared);
@@ -723,7 +772,7 @@ impl<'g, 's> Walk<'g, 's> {
         // best count for each prefix. The totals of the states asked for, at the first
         // depth and the next.
         let mut totals: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
-        let mut below: Vec<Count> = Vec::new();
+        let mut below = Rows::default();
         let mut d = top;
         while !self.sees_all(d) {
             d += 1;
@@ -747,16 +796,17 @@ impl<'g, 's> Walk<'g, 's> {
             below = self.best_counts(&levels, &sets, d, &below);
             if d <= top + 1 {
                 // A row sums to the state's total, summed over its last piece or not.
-                let width = if d > top {
-                    self.space.spans[self.seen(d) - 1].len()
-                } else {
-                    self.space.spans[self.seen(d)].len()
-                };
-                totals[d - top] = below
-                    .chunks_exact(width)
+                let sums: Vec<u64> = below
+                    .counts
+                    .chunks_exact(below.width)
                     .map(|row| row.iter().map(|&c| u64::from(c)).sum())
                     .collect();
+                totals[d - top] = below.of_state.iter().map(|&r| sums[r as usize]).collect();
             }
+        }
+        if let Some((arena, distinct, by_classes)) = kept_sets {
+            self.counts_only = false;
+            (self.arena, self.distinct, self.by_classes) = (arena, distinct, by_classes);
         }
         let [first, second] = totals;
         let read = |asked: &[u32], level: &Level, values: &[u64]| -> Vec<u64> {
@@ -868,7 +918,7 @@ impl<'g, 's> Walk<'g, 's> {
         }
         // In the order of the keys, which is the order of the next layer's fields: each
         // key's index is found by searching on from the last one's.
-        sort_by_low_word(&mut keyed, 43 + 3);
+        sort_by_low_word(&mut keyed, super::key::KEY_BITS + 3);
         let (mut from, mut last) = (0usize, None);
         for &(word, parent) in &keyed {
             let key = word >> 3;
@@ -1006,6 +1056,7 @@ impl<'g, 's> Walk<'g, 's> {
     /// holds every continuation (false for [`NO_SET`]: the caller stopped adding once it
     /// did).
     fn add_set(&self, at: u32, out: &mut [u64]) -> bool {
+        debug_assert!(!self.counts_only, "the arena keeps counts, not sets");
         if at == NO_SET {
             return false;
         }
@@ -1027,7 +1078,8 @@ impl<'g, 's> Walk<'g, 's> {
     /// the [`link`]s of its field's moves when they were prepared
     /// ([`Walk::prepare_leaves`]); kept for the states met again when `remember` holds.
     fn leaf_set(&mut self, s: u32, prepared: Option<&[u32]>, remember: bool) -> u32 {
-        if let Some(&at) = self.leaves.get(&s) {
+        debug_assert!(!(remember && self.counts_only));
+        if let Some(&at) = self.leaves.get(&s).filter(|_| !self.counts_only) {
             return at;
         }
         let code = code_of(s);
@@ -1254,10 +1306,10 @@ impl<'g, 's> Walk<'g, 's> {
     fn four_queues(&mut self, class: u32, hold: u8) -> u32 {
         let slot = 8 * class as usize + usize::from(hold);
         if self.four.finishing.is_empty() {
-            self.four.finishing = vec![NO_SET; 8 * self.four_left().classes()];
+            self.four.finishing = vec![NO_QUEUES; 8 * self.four_left().classes()];
         }
-        if self.four.finishing[slot] != NO_SET {
-            return self.four.finishing[slot];
+        if self.four.finishing[slot] != NO_QUEUES {
+            return u32::from(self.four.finishing[slot]);
         }
         let three = self
             .graph
@@ -1283,12 +1335,12 @@ impl<'g, 's> Walk<'g, 's> {
             // Made again when asked for again: the tables a walk asks for would not fit in
             // memory together, and states alike ask for them close together.
             self.four.queues.clear();
-            self.four.finishing.fill(NO_SET);
+            self.four.finishing.fill(NO_QUEUES);
         }
-        let at = self.four.queues.len() as u32;
+        let at = self.four.queues.len() as u16;
         self.four.queues.push(queues);
         self.four.finishing[slot] = at;
-        at
+        u32::from(at)
     }
 
     /// Where set `set` is in the arena, put there if it is new ([`NO_SET`] for no
@@ -1297,6 +1349,13 @@ impl<'g, 's> Walk<'g, 's> {
         if set.iter().all(|&w| w == 0) {
             return NO_SET;
         }
+        let counts: [u64; MAX_WORDS.div_ceil(2)];
+        let set = if self.counts_only {
+            counts = counts_of(set);
+            &counts[..set.len().div_ceil(2)]
+        } else {
+            set
+        };
         let hash = self.distinct.hasher.hash_one(set);
         let in_arena = |at: u32| &self.arena[at as usize..at as usize + set.len()];
         let found = match self.distinct.by_hash.get(&hash) {
@@ -1502,18 +1561,14 @@ impl<'g, 's> Walk<'g, 's> {
     }
 
     /// For every state of a depth `d` that has not seen every unknown piece, each
-    /// prefix's continuations won by the best move, one row after another, from the rows
-    /// of depth `d + 1` (`below`; none when that depth has seen them all). Below the first
-    /// depth a row is kept summed over the piece its depth saw last, as its parents read
-    /// it (a row per prefix of the parents' pieces): a few times smaller, which is what
-    /// lets five unknown pieces fit.
-    fn best_counts(
-        &mut self,
-        levels: &[Level],
-        sets: &[u32],
-        d: usize,
-        below: &[Count],
-    ) -> Vec<Count> {
+    /// prefix's continuations won by the best move, from the rows of depth `d + 1`
+    /// (`below`; none when that depth has seen them all). Below the first depth a row is
+    /// kept summed over the piece its depth saw last, as its parents read it (a row per
+    /// prefix of the parents' pieces): a few times smaller, which is what lets five unknown
+    /// pieces fit. A row is the best over the state's children, so states whose children
+    /// win alike (the same sets, or the same rows below) share one row, made once: at the
+    /// depth above the last, with five unknown pieces, a state in four does.
+    fn best_counts(&mut self, levels: &[Level], sets: &[u32], d: usize, below: &Rows) -> Rows {
         let seen = self.seen(d);
         let spans = &self.space.spans[seen];
         let width = spans.len();
@@ -1524,42 +1579,95 @@ impl<'g, 's> Walk<'g, 's> {
             width
         };
         let level = &levels[d];
-        let mut rows: Vec<Count> = vec![0; kept * level.states.len()];
+        let sets_below = self.sees_all(d + 1);
+        let mut rows = Rows {
+            of_state: Vec::with_capacity(level.states.len()),
+            counts: Vec::new(),
+            width: kept,
+        };
+        let mut by_children: AHashMap<Vec<u32>, u32> = AHashMap::new();
+        let mut children: Vec<u32> = Vec::new();
         let mut row: Vec<Count> = vec![0; width];
         let mut set = std::mem::take(&mut self.below);
-        let sets_below = self.sees_all(d + 1);
-        for (i, out) in rows.chunks_exact_mut(kept).enumerate() {
-            if self.is_two_line_pc(d, level.states[i]) {
-                row.copy_from_slice(spans);
+        for (i, &s) in level.states.iter().enumerate() {
+            // What the state's children win, as one key: a 2-line PC wins everything.
+            children.clear();
+            if self.is_two_line_pc(d, s) {
+                children.push(WINS_ALL);
             } else {
-                row.iter_mut().for_each(|c| *c = 0);
-                for &child in level.children_of(i as u32) {
-                    if sets_below {
-                        set.iter_mut().for_each(|w| *w = 0);
-                        self.add_wins(levels, sets, d + 1, child, &mut set);
-                        best_of_bytes(&mut row, &set);
+                children.extend(level.children_of(i as u32).iter().map(|&child| {
+                    if !sets_below {
+                        below.of_state[child as usize]
+                    } else if d + 1 < self.last {
+                        child // a set made from the depths below: the child itself
+                    } else if self.is_two_line_pc(d + 1, levels[d + 1].states[child as usize]) {
+                        WINS_ALL
                     } else {
-                        let from = child as usize * width;
-                        for (best, &c) in row.iter_mut().zip(&below[from..from + width]) {
-                            *best = (*best).max(c);
-                        }
+                        sets[child as usize]
                     }
-                    if row == *spans {
-                        break;
+                }));
+                children.sort_unstable();
+                children.dedup();
+            }
+            if let Some(&at) = by_children.get(children.as_slice()) {
+                rows.of_state.push(at);
+                continue;
+            }
+            row.iter_mut().for_each(|c| *c = 0);
+            for &child in &children {
+                if child == WINS_ALL {
+                    row.copy_from_slice(spans);
+                } else if !sets_below {
+                    let from = child as usize * width;
+                    for (best, &c) in row.iter_mut().zip(&below.counts[from..from + width]) {
+                        *best = (*best).max(c);
                     }
+                } else if d + 1 < self.last {
+                    set.iter_mut().for_each(|w| *w = 0);
+                    self.add_wins(levels, sets, d + 1, child, &mut set);
+                    best_of_bytes(&mut row, &set);
+                } else if child != NO_SET && self.counts_only {
+                    let at = child as usize;
+                    best_of_counts(&mut row, &self.arena[at..at + self.space.words.div_ceil(2)]);
+                } else if child != NO_SET {
+                    let at = child as usize;
+                    best_of_bytes(&mut row, &self.arena[at..at + self.space.words]);
+                }
+                if row == *spans {
+                    break;
                 }
             }
+            let at = (rows.counts.len() / kept) as u32;
             if summed {
-                for (sum, &(start, end)) in out.iter_mut().zip(&self.space.runs[seen - 1]) {
-                    *sum = row[start as usize..end as usize].iter().sum();
-                }
+                rows.counts.extend(
+                    self.space.runs[seen - 1].iter().map(|&(start, end)| {
+                        row[start as usize..end as usize].iter().sum::<Count>()
+                    }),
+                );
             } else {
-                out.copy_from_slice(&row);
+                rows.counts.extend_from_slice(&row);
             }
+            rows.of_state.push(at);
+            by_children.insert(children.clone(), at);
         }
         self.below = set;
         rows
     }
+}
+
+/// A child that wins every continuation (a 2-line PC), in [`Walk::best_counts`]'s keys:
+/// neither an offset in the arena nor a row or state index reaches it.
+const WINS_ALL: u32 = u32::MAX - 1;
+
+/// The best counts of the states of one depth ([`Walk::best_counts`]): rows of `width`
+/// counts, each made once, and each state's row.
+#[derive(Default)]
+struct Rows {
+    /// Each state's row, by the state's index in its depth.
+    of_state: Vec<u32>,
+    /// The rows, one after another.
+    counts: Vec<Count>,
+    width: usize,
 }
 
 /// Adds queues of four pieces (`queues`: for each first piece, the queues of the three after
