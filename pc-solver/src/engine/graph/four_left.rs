@@ -110,6 +110,7 @@ impl FourLeft {
     }
 
     /// The number of classes.
+    #[cfg(test)]
     pub(crate) fn classes(&self) -> usize {
         self.starts.len() - 1
     }

@@ -494,33 +494,8 @@ type Count = u16;
 /// `7 * 6 * 5 * 4`).
 const MAX_WORDS: usize = 105;
 
-/// The most tables of queues of four ([`FourQueues`]) a walk keeps at once (448 bytes
-/// each): a walk with five unknown pieces asks for more, a few times each, mostly close
-/// together.
-const MAX_FOUR_QUEUES: usize = 1 << 14;
-
-/// Tables of queues of four not made (in [`FourTables::finishing`]).
-const NO_QUEUES: u16 = u16::MAX;
-
 /// Every piece, as the first of a queue.
 const ALL_FIRSTS: [u8; 7] = [0, 1, 2, 3, 4, 5, 6];
-
-/// The queues of four pieces that finish a field four pieces from a PC with a piece in
-/// hold: for each first piece, the queues of the three after it (base 8), as
-/// [`queues_after`] gives them.
-type FourQueues = [[u64; 8]; 7];
-
-/// With five unknown pieces: the queues of four pieces that finish the classes of the
-/// fields four pieces from a PC ([`FourLeft`](super::four_left::FourLeft)) with each
-/// piece in hold, made as the walk asks for them.
-#[derive(Default)]
-struct FourTables {
-    /// Where the queues that finish a class with a piece in hold are in `queues`, at
-    /// `8 * class + hold` ([`NO_QUEUES`] until made): two bytes, for a table of an entry
-    /// per class and piece.
-    finishing: Vec<u16>,
-    queues: Vec<FourQueues>,
-}
 
 /// Where each distinct set is in a walk's arena, found by the set's hash: many states of
 /// the last depth win the same continuations, and the sets stay in the arena alone (a
@@ -585,8 +560,6 @@ struct Walk<'g, 's> {
     below: Vec<u64>,
     /// The child indices found depth first, kept from one decision to the next.
     children: &'s mut ChildMemo,
-    /// With five unknown pieces: the queues that finish the fields four pieces from a PC.
-    four: FourTables,
 }
 
 /// The states of the last depth of a walk, with the [`link`]s of their fields' moves when
@@ -688,7 +661,6 @@ impl<'g, 's> Walk<'g, 's> {
             counts_only: false,
             by_classes: AHashMap::new(),
             alike: Vec::new(),
-            four: FourTables::default(),
         }
     }
 
@@ -766,7 +738,6 @@ impl<'g, 's> Walk<'g, 's> {
         // sets alike, with the same values).
         self.distinct = Distinct::default();
         self.by_classes = AHashMap::new();
-        self.four = FourTables::default();
         drop(leaves);
         // The depths that have not seen every unknown piece, deepest first: each state's
         // best count for each prefix. The totals of the states asked for, at the first
@@ -1148,9 +1119,8 @@ impl<'g, 's> Walk<'g, 's> {
             4 => {
                 let class = self.four_left().class(field);
                 let mut after = [[0u64; 64]; 7];
-                for &u in &self.space.firsts.clone() {
-                    let at = self.four_queues(class, u);
-                    spread(&mut after[usize::from(u)], &self.four.queues[at as usize]);
+                for &u in &self.space.firsts {
+                    self.add_four_queues(class, u, &mut after[usize::from(u)]);
                 }
                 let mut set = std::mem::take(&mut self.scratch);
                 self.gather(&after, &mut set);
@@ -1223,10 +1193,7 @@ impl<'g, 's> Walk<'g, 's> {
                 held,
                 swaps,
                 &firsts,
-                |class, hold, into: &mut [u64; 64]| {
-                    let at = walk.four_queues(class, hold);
-                    spread(into, &walk.four.queues[at as usize]);
-                },
+                |class, hold, into: &mut [u64; 64]| walk.add_four_queues(class, hold, into),
             )
         })
     }
@@ -1301,46 +1268,39 @@ impl<'g, 's> Walk<'g, 's> {
             .expect("a graph with a layer four pieces from a PC has its classes")
     }
 
-    /// Where the queues of four pieces that finish class `class` ([`FourLeft`]) with `hold`
-    /// in the slot are, made the first time they are asked for.
-    fn four_queues(&mut self, class: u32, hold: u8) -> u32 {
-        let slot = 8 * class as usize + usize::from(hold);
-        if self.four.finishing.is_empty() {
-            self.four.finishing = vec![NO_QUEUES; 8 * self.four_left().classes()];
-        }
-        if self.four.finishing[slot] != NO_QUEUES {
-            return u32::from(self.four.finishing[slot]);
-        }
+    /// Adds to `into` the queues of four pieces that finish the fields of class `class`
+    /// ([`FourLeft`](super::four_left::FourLeft)) with `hold` in the slot: word `8 * p + w`
+    /// holds word `w` of the queues of three after the first piece `p`. A move (piece `p`,
+    /// child of class `c` three pieces from a PC) adds after `p` what finishes `c` with
+    /// `hold`, and when the held piece may be placed (`p` is `hold`), after each other piece
+    /// `u` what finishes `c` holding `u`. A class has a few moves, so this costs less than
+    /// keeping the queues of every class asked for.
+    fn add_four_queues(&self, class: u32, hold: u8, into: &mut [u64; 64]) {
         let three = self
             .graph
             .three_left
             .as_ref()
             .expect("a graph with a layer three pieces from a PC has its classes");
-        let queues = queues_after(
-            self.four_left()
-                .links(class)
-                .iter()
-                .filter_map(|&l| unlink(l)),
-            hold,
-            self.hold_rule,
-            &ALL_FIRSTS,
-            |class, hold, queues| {
-                let finishes = &three.finishes(class)[usize::from(hold)];
-                for (q, f) in queues.iter_mut().zip(finishes) {
-                    *q |= f;
+        let mut add = |after: u8, finishes: &[u64; 8]| {
+            let words = &mut into[8 * usize::from(after)..][..8];
+            for (w, f) in words.iter_mut().zip(finishes) {
+                *w |= f;
+            }
+        };
+        for (piece, child) in self
+            .four_left()
+            .links(class)
+            .iter()
+            .filter_map(|&l| unlink(l))
+        {
+            let finishes = three.finishes(child);
+            add(piece, &finishes[usize::from(hold)]);
+            if self.hold_rule && piece == hold {
+                for u in ALL_FIRSTS.into_iter().filter(|&u| u != hold) {
+                    add(u, &finishes[usize::from(u)]);
                 }
-            },
-        );
-        if self.four.queues.len() == MAX_FOUR_QUEUES {
-            // Made again when asked for again: the tables a walk asks for would not fit in
-            // memory together, and states alike ask for them close together.
-            self.four.queues.clear();
-            self.four.finishing.fill(NO_QUEUES);
+            }
         }
-        let at = self.four.queues.len() as u16;
-        self.four.queues.push(queues);
-        self.four.finishing[slot] = at;
-        u32::from(at)
     }
 
     /// Where set `set` is in the arena, put there if it is new ([`NO_SET`] for no
@@ -1668,17 +1628,6 @@ struct Rows {
     /// The rows, one after another.
     counts: Vec<Count>,
     width: usize,
-}
-
-/// Adds queues of four pieces (`queues`: for each first piece, the queues of the three after
-/// it) to a set of them in base 8 (`into`: word `8 * first + w` is word `w` of the first
-/// piece's).
-fn spread(into: &mut [u64; 64], queues: &FourQueues) {
-    for (words, first) in into.chunks_exact_mut(8).zip(queues) {
-        for (w, q) in words.iter_mut().zip(first) {
-            *w |= q;
-        }
-    }
 }
 
 /// For each first unknown piece, the queues of the pieces after it (base 8), from the
