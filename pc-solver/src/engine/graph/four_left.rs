@@ -7,9 +7,8 @@
 //! the first time a walk needs them: a walk then reads a child's class instead of looking
 //! up and classing its moves.
 
-use super::edge::{NO_CHILD, edge_move, edge_piece, link};
-use super::layer::Layer;
-use super::moves;
+use super::edge::{link, unlink};
+use super::layer::{Layer, links_of};
 use super::three_left::ThreeLeft;
 use std::sync::{Arc, OnceLock};
 
@@ -59,35 +58,18 @@ impl FourLeft {
     /// same way; `None` when the graph has no such layer.
     pub(crate) fn in_runs(layers: &[Layer], three: &ThreeLeft, runs: usize) -> Option<FourLeft> {
         let layer = three.layer.checked_sub(1)?;
-        let (fields, next) = (&layers[layer], &layers[three.layer]);
-        let classes = super::parallel::classes_by_block_moves(fields.len(), runs, |block, out| {
-            // The children of a block's moves, looked up together ([`Layer::find_many`]).
-            let mut keys: Vec<u64> = Vec::new();
-            let mut pieces: Vec<u8> = Vec::new();
-            let mut ends: Vec<usize> = Vec::new();
-            for field in block {
-                let key = fields.keys[field as usize];
-                for &e in fields.edges(field) {
-                    if let Some(child) = edge_move(e).and_then(|m| moves::child(key, m)) {
-                        keys.push(child);
-                        pieces.push(edge_piece(e) as u8);
-                    }
-                }
-                ends.push(keys.len());
-            }
-            let mut children = vec![NO_CHILD; keys.len()];
-            next.find_many(&keys, &mut children);
-            let mut from = 0;
-            for end in ends {
-                for (&piece, &child) in pieces[from..end].iter().zip(&children[from..end]) {
-                    if child != NO_CHILD {
+        let classes =
+            super::parallel::classes_by_block_moves(layers[layer].len(), runs, |block, out| {
+                // The children of a block's moves, looked up together.
+                let (starts, links) = links_of(layers, layer, block);
+                for field in starts.windows(2) {
+                    let links = &links[field[0] as usize..field[1] as usize];
+                    for (piece, child) in links.iter().filter_map(|&l| unlink(l)) {
                         out.moves.push(link(piece, three.class(child)));
                     }
+                    out.end_field();
                 }
-                out.end_field();
-                from = end;
-            }
-        });
+            });
         Some(FourLeft {
             layer,
             class_of: classes.class_of,

@@ -262,6 +262,44 @@ impl Layer {
     }
 }
 
+/// The [`link`](super::edge::link)s of the moves of `fields` of layer `layer`, one per edge
+/// in the order of the edges (no child for a move the next layer does not have), their
+/// children looked up together ([`Layer::find_many`]); and where each field's links start
+/// (one more entry than fields).
+pub(crate) fn links_of(
+    layers: &[Layer],
+    layer: usize,
+    fields: impl IntoIterator<Item = u32>,
+) -> (Vec<u32>, Vec<u32>) {
+    let this = &layers[layer];
+    let mut starts = Vec::new();
+    let mut wanted: Vec<u64> = Vec::new();
+    let mut pieces: Vec<u8> = Vec::new();
+    for field in fields {
+        starts.push(wanted.len() as u32);
+        let key = this.keys[field as usize];
+        for &e in this.edges(field) {
+            // A key past a field's bits is found nowhere.
+            let child = edge_move(e)
+                .and_then(|m| moves::child(key, m))
+                .unwrap_or(u64::MAX);
+            wanted.push(child);
+            pieces.push(edge_piece(e) as u8);
+        }
+    }
+    starts.push(wanted.len() as u32);
+    let mut children = vec![NO_CHILD; wanted.len()];
+    if let Some(next) = layers.get(layer + 1) {
+        next.find_many(&wanted, &mut children);
+    }
+    let links = pieces
+        .iter()
+        .zip(children)
+        .map(|(&piece, child)| super::edge::link(piece, child))
+        .collect();
+    (starts, links)
+}
+
 /// Calls `f` with each move of field `index` of layer `layer` and the index in layer
 /// `layer + 1` of the field it leads to, in the order of the moves; a move whose
 /// field the graph does not have (never, for a graph built by this crate) is passed

@@ -42,6 +42,7 @@
 use super::children::ChildMemo;
 use super::edge::NO_CHILD;
 use super::edge::{edge_move, edge_piece, link, unlink};
+use super::layer::links_of;
 use super::memo::GraphMemo;
 use super::moves;
 use super::pc_graph::PcGraph;
@@ -924,33 +925,12 @@ impl<'g, 's> Walk<'g, 's> {
         let code = if self.hold_rule { 0 } else { EMPTY_HOLD };
         let layer_at = self.layer(self.last, code);
         let layer = self.graph.layers.get(layer_at)?;
-        let next = self.graph.layers.get(layer_at + 1)?;
+        // The graph's last layer has no moves.
+        self.graph.layers.get(layer_at + 1)?;
         if !layer.children.is_empty() || fields.is_empty() {
             return None;
         }
-        let mut starts = Vec::with_capacity(fields.len() + 1);
-        let mut wanted: Vec<u64> = Vec::new();
-        let mut pieces: Vec<u8> = Vec::new();
-        for &field in &fields {
-            starts.push(wanted.len() as u32);
-            let key = layer.keys[field as usize];
-            for &e in layer.edges(field) {
-                let child = edge_move(e)
-                    .and_then(|m| moves::child(key, m))
-                    .unwrap_or(u64::MAX >> 3);
-                wanted.push(child);
-                pieces.push(edge_piece(e) as u8);
-            }
-        }
-        starts.push(wanted.len() as u32);
-        let mut children = vec![NO_CHILD; wanted.len()];
-        next.find_many(&wanted, &mut children);
-        drop(wanted);
-        let links: Vec<u32> = pieces
-            .iter()
-            .zip(children)
-            .map(|(&piece, child)| link(piece, child))
-            .collect();
+        let (starts, links) = links_of(&self.graph.layers, layer_at, fields.iter().copied());
         if self.m == 5 {
             return Some(self.four_class_links(fields, &starts, &links));
         }
@@ -1526,8 +1506,7 @@ impl<'g, 's> Walk<'g, 's> {
     /// kept summed over the piece its depth saw last, as its parents read it (a row per
     /// prefix of the parents' pieces): a few times smaller, which is what lets five unknown
     /// pieces fit. A row is the best over the state's children, so states whose children
-    /// win alike (the same sets, or the same rows below) share one row, made once: at the
-    /// depth above the last, with five unknown pieces, a state in four does.
+    /// win alike (the same sets, or the same rows below) share one row, made once.
     fn best_counts(&mut self, levels: &[Level], sets: &[u32], d: usize, below: &Rows) -> Rows {
         let seen = self.seen(d);
         let spans = &self.space.spans[seen];
