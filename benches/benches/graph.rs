@@ -11,7 +11,8 @@
 //! decompressed) and plainly (what the page's cache keeps) from chunks of 64 KiB with
 //! `PcGraph::reader`, until its tables are made; writing it plainly a chunk at a time
 //! (`GraphEncoder`, what the page does for its cache); making what a walk of five unknown
-//! pieces reads (`PcGraph::prepare_five_unknown`).
+//! pieces reads (`PcGraph::prepare_five_unknown`), and taking it from the bytes kept of it
+//! (`PcGraph::prepare_five_unknown_from`).
 //! Values are asserted before timing.
 //!
 //! The graph of SRS with soft drop must be in the cache folder first (`$PC_GRAPH_DIR`, or
@@ -26,6 +27,22 @@ use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The time `work` takes on `n` graphs loaded afresh, each timed once its tables are made: a
+/// graph of its own each time, since clones share what it made.
+fn timed_on_fresh_graphs(path: &Path, rules: &Rules, n: u64, work: impl Fn(&PcGraph)) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..n {
+        let graph = PcGraph::load(path, rules).unwrap();
+        while !graph.is_indexed() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let started = Instant::now();
+        work(&graph);
+        total += started.elapsed();
+    }
+    total
+}
 
 fn pieces(text: &str) -> Vec<Piece> {
     text.chars().map(|c| Piece::from_char(c).unwrap()).collect()
@@ -92,22 +109,28 @@ fn bench_graph(c: &mut Criterion) {
     group.bench_function(
         "make what five unknown pieces read (prepare_five_unknown), SRS graph",
         |b| {
+            b.iter_custom(|n| timed_on_fresh_graphs(&path, &rules, n, |g| g.prepare_five_unknown()))
+        },
+    );
+    // The same, read back from the bytes a page or program keeps beside the graph.
+    let prepared = {
+        let graph = PcGraph::load(&path, &rules).unwrap();
+        graph.prepare_five_unknown();
+        graph.prepared_five_unknown().expect("made")
+    };
+    group.bench_function(
+        "take what five unknown pieces read from kept bytes (prepare_five_unknown_from), SRS graph",
+        |b| {
             b.iter_custom(|n| {
-                let mut total = Duration::ZERO;
-                for _ in 0..n {
-                    // A graph of its own each time: its clones would share what it made.
-                    let graph = PcGraph::load(&path, &rules).unwrap();
-                    while !graph.is_indexed() {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                    let started = Instant::now();
-                    graph.prepare_five_unknown();
-                    total += started.elapsed();
-                }
-                total
+                timed_on_fresh_graphs(&path, &rules, n, |graph| {
+                    graph.prepare_five_unknown_from(&prepared).unwrap();
+                })
             })
         },
     );
+    let taken = PcGraph::load(&path, &rules).unwrap();
+    taken.prepare_five_unknown_from(&prepared).unwrap();
+    assert_eq!(taken.prepared_five_unknown().as_ref(), Some(&prepared));
     let graph = Arc::new(PcGraph::load(&path, &rules).unwrap());
     while !graph.is_indexed() {
         std::thread::sleep(Duration::from_millis(1));

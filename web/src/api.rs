@@ -124,6 +124,12 @@ pub enum Request {
     /// player has no decision waiting. Answer: `{"ok":true,"prepared":bool}`, false when
     /// no graph is loaded.
     GraphPrepare {},
+    /// `{"op":"graph_prepared_load"}`: takes what `graph_prepare` makes from the bytes the
+    /// page wrote in the buffer of `pc_graph_prepared_buffer` (a file it kept from
+    /// `pc_graph_prepared_save` after an earlier load of the same graph), and lets the
+    /// buffer go. Answer: `{"ok":true}`, or why they were not taken (`input` `graph`):
+    /// cut short, damaged, of another graph, or no graph loaded.
+    GraphPreparedLoad {},
     /// `{"op":"tables","kicks":"srs"}`: the cells, kicks and spawn the page moves the
     /// falling piece with ([`crate::play::Tables`]).
     Tables {
@@ -382,6 +388,10 @@ pub fn handle(request: &str) -> String {
         Request::GraphPrepare {} => {
             serde_json::json!({ "ok": true, "prepared": crate::graph::prepare() }).to_string()
         }
+        Request::GraphPreparedLoad {} => match crate::graph::prepared_load() {
+            Ok(()) => serde_json::json!({ "ok": true }).to_string(),
+            Err(e) => failure(&e.to_string(), "graph"),
+        },
         Request::Tables { kicks } => match crate::kicks::kick_table(&kicks) {
             Some(table) => answer(crate::play::tables(&table)),
             None => {
@@ -962,6 +972,53 @@ mod tests {
             decoded += n;
         }
         (call(serde_json::json!({ "op": "graph" })), decoded)
+    }
+
+    /// What the page does with a file it kept: its bytes into the prepared buffer, then
+    /// `graph_prepared_load`.
+    fn load_prepared(bytes: &[u8]) -> Value {
+        let at = crate::ffi::pc_graph_prepared_buffer(bytes.len());
+        crate::graph::tests::write_prepared(at, bytes);
+        call(serde_json::json!({ "op": "graph_prepared_load" }))
+    }
+
+    #[test]
+    fn what_five_unknown_pieces_read_is_kept_and_taken_back() {
+        // Seven pieces from a PC: a layer four pieces from one.
+        let rows = "###......./###......./###......./###.......";
+        let file = small_graph(rows);
+        assert_eq!(crate::ffi::pc_graph_prepared_save(), usize::MAX, "no graph");
+        assert_eq!(load_prepared(b"x")["error"], "prepared: no graph is loaded");
+        let (loaded, _) = load_graph(&file, ("srs", "softdrop"), false, 1 << 20);
+        assert_eq!(loaded["ok"], true, "{loaded}");
+        assert_eq!(crate::ffi::pc_graph_prepared_save(), usize::MAX, "not made");
+        assert_eq!(
+            call(serde_json::json!({ "op": "graph_prepare" }))["prepared"],
+            true
+        );
+        let len = crate::ffi::pc_graph_prepared_save();
+        assert_ne!(len, usize::MAX);
+        let kept =
+            crate::graph::tests::prepared_bytes_at(crate::ffi::pc_graph_prepared_bytes(), len);
+        // A later load of the same graph takes them back; damaged bytes are refused.
+        let (loaded, _) = load_graph(&file, ("srs", "softdrop"), false, 1 << 20);
+        assert_eq!(loaded["ok"], true, "{loaded}");
+        let mut damaged = kept.clone();
+        damaged[len / 2] ^= 1;
+        let refused = load_prepared(&damaged);
+        assert_eq!(refused["ok"], false);
+        assert_eq!(refused["input"], "graph");
+        assert_eq!(
+            refused["error"],
+            "prepared: the graph file is damaged (checksum mismatch)"
+        );
+        assert_eq!(
+            crate::ffi::pc_graph_prepared_save(),
+            usize::MAX,
+            "none taken"
+        );
+        assert_eq!(load_prepared(&kept)["ok"], true);
+        assert_eq!(crate::ffi::pc_graph_prepared_save(), len, "taken");
     }
 
     #[test]

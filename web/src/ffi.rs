@@ -94,6 +94,28 @@ pub extern "C" fn pc_graph_plain_bytes() -> *const u8 {
     crate::graph::plain_chunk()
 }
 
+/// Makes the buffer of what a walk of five unknown pieces reads `len` bytes long (zeros; 0
+/// lets it go) and returns where it starts: the page writes the file it kept there, then
+/// asks `{"op":"graph_prepared_load"}` (see [`crate::graph`]).
+#[unsafe(no_mangle)]
+pub extern "C" fn pc_graph_prepared_buffer(len: usize) -> *mut u8 {
+    crate::graph::prepared_buffer(len)
+}
+
+/// Puts what a walk of five unknown pieces reads, made on the loaded graph, in that buffer
+/// for the page to keep: its length (at [`pc_graph_prepared_bytes`]), `usize::MAX` when
+/// no graph is loaded or it has not made them.
+#[unsafe(no_mangle)]
+pub extern "C" fn pc_graph_prepared_save() -> usize {
+    crate::graph::prepared_save().unwrap_or(usize::MAX)
+}
+
+/// Where that buffer starts.
+#[unsafe(no_mangle)]
+pub extern "C" fn pc_graph_prepared_bytes() -> *const u8 {
+    crate::graph::prepared_bytes()
+}
+
 /// Where the last answer starts.
 #[unsafe(no_mangle)]
 pub extern "C" fn pc_output() -> *const u8 {

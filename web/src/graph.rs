@@ -13,6 +13,10 @@
 //! once a graph is in, the page may ask for its file in the plain layout a chunk at a time
 //! ([`plain_begin`], [`plain_next`]) and keep that in the cache instead.
 //!
+//! What [`prepare`] makes takes seconds in the module and a read from a file: the page may
+//! keep it beside the graph ([`prepared_save`]) and give it back after a later load
+//! ([`prepared_load`]).
+//!
 //! One graph at a time: starting a load lets the loaded graph go first, so the module's
 //! memory never holds two.
 
@@ -30,6 +34,9 @@ thread_local! {
     static GRAPH: RefCell<Option<Arc<PcGraph>>> = const { RefCell::new(None) };
     /// The loaded graph's file in the plain layout, being made for the page's cache.
     static PLAIN: RefCell<Option<GraphEncoder>> = const { RefCell::new(None) };
+    /// Bytes of what a walk of five unknown pieces reads, on their way to or from the
+    /// page's file beside the graph ([`prepared_save`], [`prepared_load`]).
+    static PREPARED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// Where the last chunk of [`PLAIN`] is.
     static PLAIN_CHUNK: std::cell::Cell<*const u8> = const { std::cell::Cell::new(std::ptr::null()) };
 }
@@ -293,6 +300,57 @@ pub fn prepare() -> bool {
     true
 }
 
+/// The buffer of [`PREPARED`] made `len` bytes long (zeros; 0 lets its memory go): the page
+/// writes a kept file there before [`prepared_load`]. Where it starts.
+pub fn prepared_buffer(len: usize) -> *mut u8 {
+    PREPARED.with(|p| {
+        let mut p = p.borrow_mut();
+        p.clear();
+        if len == 0 {
+            p.shrink_to_fit();
+        }
+        p.resize(len, 0);
+        p.as_mut_ptr()
+    })
+}
+
+/// Puts what [`prepare`] made on the loaded graph in the buffer
+/// ([`PcGraph::prepared_five_unknown`]), for the page to keep; its length, `None` when no
+/// graph is loaded or it has not made them.
+pub fn prepared_save() -> Option<usize> {
+    let graph = GRAPH.with(|g| g.borrow().clone())?;
+    let bytes = graph.prepared_five_unknown()?;
+    let len = bytes.len();
+    PREPARED.with(|p| *p.borrow_mut() = bytes);
+    Some(len)
+}
+
+/// Where the buffer of [`PREPARED`] starts.
+pub fn prepared_bytes() -> *const u8 {
+    PREPARED.with(|p| p.borrow().as_ptr())
+}
+
+/// Takes what a walk of five unknown pieces reads from the buffer, which the page filled
+/// from the file it kept ([`PcGraph::prepare_five_unknown_from`]), and lets the buffer go.
+pub fn prepared_load() -> Result<(), PreparedError> {
+    let bytes = PREPARED.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    let graph = GRAPH
+        .with(|g| g.borrow().clone())
+        .ok_or(PreparedError::NoGraph)?;
+    Ok(graph.prepare_five_unknown_from(&bytes)?)
+}
+
+/// Why [`prepared_load`] took nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum PreparedError {
+    /// No graph is loaded.
+    #[error("prepared: no graph is loaded")]
+    NoGraph,
+    /// The bytes are not for the loaded graph, or damaged.
+    #[error("prepared: {0}")]
+    Bytes(#[from] GraphError),
+}
+
 /// Starts making the loaded graph's file in the plain layout ([`plain_next`]); its length
 /// in bytes, or `None` when no graph is loaded.
 pub fn plain_begin() -> Option<u64> {
@@ -331,6 +389,7 @@ pub fn plain_chunk() -> *const u8 {
 /// Lets the loaded graph, and any load under way, go.
 pub fn unload() {
     PLAIN.with(|p| p.borrow_mut().take());
+    prepared_buffer(0);
     GRAPH.with(|g| g.borrow_mut().take());
     LOADING.with(|l| l.borrow_mut().take());
     CHUNK.with(|c| *c.borrow_mut() = Vec::new());
@@ -347,6 +406,24 @@ pub(crate) mod tests {
             assert_eq!(c.as_mut_ptr(), at);
             c.copy_from_slice(bytes);
         });
+    }
+
+    /// What the page does after [`prepared_buffer`]: writes the kept file where the module said.
+    pub(crate) fn write_prepared(at: *mut u8, bytes: &[u8]) {
+        PREPARED.with(|p| {
+            let mut p = p.borrow_mut();
+            assert_eq!(p.as_mut_ptr(), at);
+            p.copy_from_slice(bytes);
+        });
+    }
+
+    /// What the page reads after [`prepared_save`]: the `len` bytes at [`prepared_bytes`].
+    pub(crate) fn prepared_bytes_at(at: *const u8, len: usize) -> Vec<u8> {
+        PREPARED.with(|p| {
+            let p = p.borrow();
+            assert_eq!((p.as_ptr(), p.len()), (at, len));
+            p.clone()
+        })
     }
 
     /// What the page reads after a [`plain_next`]: the `len` bytes at [`plain_chunk`].

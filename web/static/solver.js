@@ -8,7 +8,14 @@
 // keeps), 'cache' (the cached download) or 'download'; cached 'plain' once the browser keeps
 // the graph in the layout that loads fastest ('failed' when writing it failed); renewed
 // {ms, source, memory} once a fresh worker has read that plain file in the place of the
-// worker that downloaded the graph (see renew).
+// worker that downloaded the graph (see renew); preparedMs once the worker has made what a
+// walk of five unknown pieces reads, preparedFrom 'file' when it read that from the file the
+// browser keeps (preparedReadMs), preparedKept 'file' once it wrote that file ('failed').
+
+/** What a 'graph' message says of the file of what five unknown pieces read (see worker.js). */
+function preparedFrom(data) {
+  return data.prepared?.ms === undefined ? {} : { preparedFrom: 'file', preparedReadMs: data.prepared.ms };
+}
 
 /** How long solves wait for a graph that downloads (see SolverClient.waitsForGraph). */
 const GRAPH_GRACE = 8000;
@@ -97,7 +104,10 @@ export class SolverClient extends EventTarget {
       if (data.id === this.renewing) {
         this.renewing = null;
         if (data.ok) {
-          this.setGraph({ ...this.graph, renewed: { ms: data.ms, source: data.source, memory: data.memory } });
+          this.setGraph({
+            ...this.graph, renewed: { ms: data.ms, source: data.source, memory: data.memory },
+            ...preparedFrom(data),
+          });
           return;
         }
       }
@@ -107,6 +117,7 @@ export class SolverClient extends EventTarget {
           cached: data.source === 'plain' ? 'plain' : undefined, downloadMs: data.downloadMs,
           decodeMs: data.decodeMs, moduleMs: data.moduleMs, chunks: data.chunks, memory: data.memory,
           reader: data.reader, keeper: data.keeper, attempts: data.attempts, entry: this.graph.entry,
+          ...preparedFrom(data),
         });
       } else {
         this.setGraph({ state: 'failed', error: data.error, ms: data.ms, entry: this.graph.entry });
@@ -121,6 +132,9 @@ export class SolverClient extends EventTarget {
     } else if (data.type === 'graph-prepared') {
       if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
       this.setGraph({ ...this.graph, preparedMs: data.ms });
+    } else if (data.type === 'graph-prepared-kept') {
+      if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
+      this.setGraph({ ...this.graph, preparedKept: data.error ? 'failed' : 'file', preparedKeptError: data.error });
     }
   }
 

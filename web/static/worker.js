@@ -10,7 +10,10 @@
 //                                                   id, layout: 'plain' | null, bytes, ms, error}
 //                                                   and, in a Play game with four previews,
 //                                                   after the first answer with the graph,
-//                                                   {type: 'graph-prepared', id, ms}
+//                                                   {type: 'graph-prepared', id, ms}; once
+//                                                   what that makes is kept in a file (below),
+//                                                   {type: 'graph-prepared-kept', id, bytes,
+//                                                   ms, error}
 // A solve cannot be interrupted inside the module: the page cancels by terminating this
 // worker and starting another (which loads the graph again, from the browser's cache).
 //
@@ -34,6 +37,13 @@
 // deleted). Solves go between the chunks. The file is written under another name and renamed
 // once whole, so a page closed meanwhile leaves no file that looks whole; a browser without
 // OPFS keeps loading from the cached download.
+//
+// What a walk of five unknown pieces reads (a start of a PC with four previews) takes the
+// module seconds to make on each graph it loads. Once it has made it (graph_prepare, or the
+// first such walk), the worker keeps it in OPFS beside the plain file (pc_graph_prepared_*),
+// written and renamed the same way, and a later load of the same graph reads it back
+// ({op: 'graph_prepared_load'}, which checks it; a file that fails is deleted) before it
+// reports the graph ready: the 'graph' message then says `prepared: {ms, bytes}`.
 import { Pc } from './pc.js';
 
 const CACHE = 'pc-graphs';
@@ -55,6 +65,11 @@ const FIVE_UNKNOWN_QUEUE = 5;
 let prepared = false;
 /** The job of the last graph load. */
 let graphId = null;
+/** The graph of the last load (its entry of graphs/index.json). */
+let graphEntry = null;
+/** Whether what a walk of five unknown pieces reads is in a file for the loaded graph (read
+ * from one, or written: the worker tries once per load). */
+let preparedKept = false;
 
 self.onmessage = async ({ data }) => {
   if (data.type === 'init') {
@@ -77,6 +92,8 @@ self.onmessage = async ({ data }) => {
     // The first answer is out: the plain layout need not wait any longer. Until the worker
     // that holds it is renewed, the memory of the download's read stays in use.
     if (plainJob) setTimeout(() => storePlain(pc, plainJob?.id), 0);
+    // The answer may have made what five unknown pieces read (a start with four previews).
+    if (!preparedKept) setTimeout(() => storePrepared(pc, graphId), 0);
     if (data.op === 'play_solve' && !prepared && data.form?.queue?.length === FIVE_UNKNOWN_QUEUE) {
       // A game with four previews: its starts of a PC leave five pieces unknown. Make what
       // their walk reads now, while the player moves, rather than in the first of them.
@@ -84,8 +101,12 @@ self.onmessage = async ({ data }) => {
       setTimeout(() => {
         const started = performance.now();
         const done = pc.call({ op: 'graph_prepare' }).prepared;
-        if (!done) prepared = false;
-        else self.postMessage({ type: 'graph-prepared', id: graphId, ms: performance.now() - started });
+        if (!done) {
+          prepared = false;
+          return;
+        }
+        self.postMessage({ type: 'graph-prepared', id: graphId, ms: performance.now() - started });
+        storePrepared(pc, graphId);
       }, 0);
     }
   } else if (data.type === 'graph') {
@@ -94,9 +115,13 @@ self.onmessage = async ({ data }) => {
     // five unknown pieces reads is made again for the new one.
     plainJob = null;
     prepared = false;
+    preparedKept = false;
     graphId = data.id;
+    graphEntry = data.graph;
     try {
       const { coding, stale, ...result } = await loadGraph(pc, data);
+      result.prepared = await loadPrepared(pc, data.graph);
+      if (result.prepared?.ms !== undefined) prepared = preparedKept = true;
       self.postMessage({
         type: 'graph', id: data.id, ok: true, ...result, ms: performance.now() - started,
         memory: pc.exports.memory.buffer.byteLength,
@@ -344,6 +369,110 @@ function plainName(graph) {
   return `${graph.file}.${graph.sha256.slice(0, 16)}.plain`;
 }
 
+/** Puts the file written whole under `partial` in the place of `name`. */
+async function renameWhole(folder, partial, name) {
+  const file = await folder.getFileHandle(partial);
+  await folder.removeEntry(name).catch(() => {});
+  await file.move(name);
+}
+
+/** Closes the handle of a file left half written (if open) and deletes the file. */
+async function dropPartial(folder, handle, partial) {
+  try {
+    handle?.close();
+  } catch (_) {
+    // closed already
+  }
+  await folder?.removeEntry(partial).catch(() => {});
+}
+
+/** The name of the file that keeps what a walk of five unknown pieces reads on a graph. */
+function preparedName(graph) {
+  return `${graph.file}.${graph.sha256.slice(0, 16)}.five`;
+}
+
+/**
+ * Reads what a walk of five unknown pieces reads from the file kept beside the graph, into
+ * the module, which checks it against the loaded graph: {ms, bytes} once taken, null when
+ * there is no file (or no OPFS), {error} when it failed (the file is then deleted).
+ */
+async function loadPrepared(pc, graph) {
+  if (!navigator.storage?.getDirectory || !self.FileSystemSyncAccessHandle) return null;
+  const name = preparedName(graph);
+  let folder;
+  let handle;
+  try {
+    folder = await plainFolder();
+    handle = await (await folder.getFileHandle(name)).createSyncAccessHandle();
+  } catch (_) {
+    return null;
+  }
+  const started = performance.now();
+  const e = pc.exports;
+  let bytes = 0;
+  try {
+    bytes = handle.getSize();
+    const at = e.pc_graph_prepared_buffer(bytes) >>> 0;
+    if (handle.read(new Uint8Array(e.memory.buffer, at, bytes), { at: 0 }) !== bytes) {
+      throw new Error('prepared: the file ended early');
+    }
+    const answer = pc.call({ op: 'graph_prepared_load' });
+    if (pc.broken) throw new Error(answer.error ?? 'prepared: the module stopped');
+    if (!answer.ok) throw new Error(answer.error);
+  } catch (err) {
+    handle.close();
+    if (!pc.broken) e.pc_graph_prepared_buffer(0);
+    await folder.removeEntry(name).catch(() => {});
+    return { error: err.message };
+  }
+  handle.close();
+  return { ms: performance.now() - started, bytes };
+}
+
+/**
+ * Keeps what a walk of five unknown pieces reads on the loaded graph in a file beside it, once
+ * the module has made it, under a name of its own renamed once whole (as the plain file);
+ * once per load, whatever comes of it.
+ */
+async function storePrepared(pc, id) {
+  const graph = graphEntry;
+  if (preparedKept || id !== graphId || !graph || pc.broken) return;
+  if (!navigator.storage?.getDirectory || !self.FileSystemSyncAccessHandle) return;
+  const e = pc.exports;
+  const started = performance.now();
+  // The bytes into the module's buffer now (none while it has not made them); a load since
+  // lets the buffer go, which the check after the awaits below sees.
+  const len = e.pc_graph_prepared_save() >>> 0;
+  if (len === 0xffffffff) return;
+  preparedKept = true;
+  const name = preparedName(graph);
+  const partial = `${name}.partial`;
+  let folder = null;
+  let handle = null;
+  let error = null;
+  try {
+    folder = await plainFolder();
+    handle = await (await folder.getFileHandle(partial, { create: true })).createSyncAccessHandle();
+    if (id !== graphId || pc.broken) throw new Error('another graph was loaded');
+    handle.truncate(0);
+    // The memory may have grown since: take the buffer afresh.
+    const view = new Uint8Array(e.memory.buffer, e.pc_graph_prepared_bytes() >>> 0, len);
+    if (handle.write(view, { at: 0 }) !== len) throw new Error('the disk took less than the file');
+    handle.flush();
+    handle.close();
+    handle = null;
+    await renameWhole(folder, partial, name);
+  } catch (err) {
+    error = err;
+    await dropPartial(folder, handle, partial);
+  }
+  if (id === graphId && !pc.broken) e.pc_graph_prepared_buffer(0);
+  self.postMessage({
+    type: 'graph-prepared-kept', id, bytes: len, ms: performance.now() - started,
+    error: error ? String(error.message ?? error) : undefined,
+  });
+}
+
 /**
  * Reads the graph's plain file from the origin private file system into the module, chunk by
  * chunk straight into its memory; the load's result, or null when there is none to read (no
@@ -358,8 +487,9 @@ async function loadPlain(pc, id, graph, attempts) {
   try {
     folder = await plainFolder();
     // Files of the same graph with another hash are old versions: let them go.
+    const current = [name, preparedName(graph)];
     for await (const old of folder.keys()) {
-      if (old !== name && old.startsWith(`${graph.file}.`)) await folder.removeEntry(old).catch(() => {});
+      if (!current.includes(old) && old.startsWith(`${graph.file}.`)) await folder.removeEntry(old).catch(() => {});
     }
     handle = await (await folder.getFileHandle(name)).createSyncAccessHandle();
   } catch (_) {
@@ -455,18 +585,11 @@ async function storePlain(pc, id) {
     handle.flush();
     handle.close();
     handle = null;
-    const file = await folder.getFileHandle(partial);
-    await folder.removeEntry(name).catch(() => {});
-    await file.move(name);
+    await renameWhole(folder, partial, name);
     if (job.stale) await job.stale.cache.delete(job.stale.key).catch(() => {});
   } catch (err) {
     error = err;
-    try {
-      handle?.close();
-    } catch (_) {
-      // closed already
-    }
-    await folder?.removeEntry(partial).catch(() => {});
+    await dropPartial(folder, handle, partial);
   }
   self.postMessage({
     type: 'graph-cached', id, layout: error ? null : 'plain', bytes: len, ms: performance.now() - started,

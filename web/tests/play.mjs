@@ -250,7 +250,7 @@ async function graphAnswer(page) {
 export async function playChecks({
   browser, base, recommend, path, out, graphField,
 }) {
-  await check('Play: the first decision with the hold slot empty is exact from the graph (chance, hint, last move, review) as the native one; with four previews the worker then prepares the five-unknown walk', async () => {
+  await check('Play: the first decision with the hold slot empty is exact from the graph (chance, hint, last move, review) as the native one; with four previews the worker then prepares the five-unknown walk and keeps it for the next page', async () => {
     // The test site's graph is of graphField (7 pieces to a PC): from it, the hold slot
     // empty, the current piece and four previews, three pieces unknown. Without the graph
     // the page computes only holding first there (the depth-first search takes long on
@@ -263,6 +263,9 @@ export async function playChecks({
     // A game with four previews: after its first answer the worker makes what the graph's
     // walk of five unknown pieces reads (a later start of a PC).
     await page.waitForFunction(() => document.getElementById('graph-status').dataset.preparedMs, { timeout: 30_000 });
+    // ... and keeps it in a file beside the graph, which the next page reads (below).
+    await page.waitForFunction(() => document.getElementById('graph-status').dataset.preparedKept, { timeout: 30_000 });
+    assertEqual(await page.$eval('#graph-status', (n) => n.dataset.preparedKept), 'file', 'what five unknown pieces read, kept');
     let form = await position(page);
     assertEqual([form.field, form.hold, form.hold_used, form.queue], [graphField, '', false, 'LSOLT'], 'the position');
     let n = native(recommend, form);
@@ -298,6 +301,7 @@ export async function playChecks({
     //    says so, and holding loses nothing.
     page = await open(browser, base, emptyHoldStart(graphField, 'TLZIS', 'ZJIOLT'));
     assertEqual(await graphAnswer(page), { engine: 'graph', partial: false }, 'the answer');
+    assertEqual(await page.$eval('#graph-status', (n) => n.dataset.preparedFrom), 'file', 'what five unknown pieces read, read from the file the last page kept');
     form = await position(page);
     n = native(recommend, form);
     s = await shown(page);

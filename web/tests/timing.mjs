@@ -146,6 +146,8 @@ async function gameStart(page) {
     const g = window.pcPage.solver.graph;
     return {
       graph: g.state, fromCache: g.fromCache, graphLoadMs: g.ms, chance: a.chance?.fraction ?? null,
+      // 'file' when the worker read what five unknown pieces read from the file a page before kept.
+      preparedFrom: g.preparedFrom ?? null, preparedReadMs: g.preparedReadMs ?? null,
       holdFirst: a.hold_first?.fraction ?? null, moves: a.moves.length, partial: !!a.partial, engine: t.engine,
       estimate: a.estimate ? { ...a.estimate, percent: a.chance.percent, stdError: a.chance.std_error } : null,
       solveMs: t.solveMs, answerMs: t.ms, workerMemoryMiB: Math.round(t.memory / 2 ** 20),

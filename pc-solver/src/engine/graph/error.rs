@@ -58,6 +58,10 @@ pub enum GraphError {
     /// 255).
     #[error("the graph is too large for its format")]
     TooLarge,
+    /// The prepared classes were made for another graph
+    /// ([`PcGraph::prepare_five_unknown_from`](crate::PcGraph::prepare_five_unknown_from)).
+    #[error("prepared for another graph (other start or layers)")]
+    OtherGraph,
     /// The file passed its checksum but does not describe a graph.
     #[error("the graph file is malformed: {0}")]
     Malformed(&'static str),
@@ -115,6 +119,7 @@ impl GraphError {
             GraphError::Checksum => GraphError::Checksum,
             GraphError::TooLarge => GraphError::TooLarge,
             GraphError::Malformed(what) => GraphError::Malformed(what),
+            GraphError::OtherGraph => GraphError::OtherGraph,
             _ => GraphError::Malformed("reading stopped at an earlier error"),
         }
     }

@@ -23,6 +23,16 @@ impl LazyFourLeft {
         self.0.get_or_init(make).as_ref()
     }
 
+    /// Keeps `four` as the classes, unless they are made already.
+    pub(crate) fn set(&self, four: FourLeft) {
+        let _ = self.0.set(Some(four));
+    }
+
+    /// The classes, if they are made (`Some(None)`: made, and the graph has none).
+    pub(crate) fn get(&self) -> Option<Option<&FourLeft>> {
+        self.0.get().map(Option::as_ref)
+    }
+
     /// Whether the classes are made.
     #[cfg(test)]
     pub(crate) fn is_made(&self) -> bool {
@@ -76,6 +86,26 @@ impl FourLeft {
             starts: classes.starts,
             links: classes.moves,
         })
+    }
+
+    /// Classes from their parts ([`FourLeft::parts`]), which the caller has checked.
+    pub(crate) fn from_parts(
+        layer: usize,
+        class_of: Vec<u32>,
+        starts: Vec<u32>,
+        links: Vec<u32>,
+    ) -> FourLeft {
+        FourLeft {
+            layer,
+            class_of,
+            starts,
+            links,
+        }
+    }
+
+    /// The classes' starts in the links, their links, and each field's class.
+    pub(crate) fn parts(&self) -> (&[u32], &[u32], &[u32]) {
+        (&self.starts, &self.links, &self.class_of)
     }
 
     /// The class of field `field` of [`FourLeft::layer`].

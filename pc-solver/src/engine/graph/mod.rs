@@ -94,6 +94,7 @@ mod memo;
 mod moves;
 mod parallel;
 mod pc_graph;
+mod prepared;
 mod radix;
 mod reader;
 pub(crate) mod search;

@@ -78,6 +78,11 @@ impl ThreeLeft {
         self.class_of[field as usize]
     }
 
+    /// The number of classes.
+    pub(crate) fn classes(&self) -> usize {
+        self.finishes.len()
+    }
+
     /// What finishes the fields of class `class` (from [`ThreeLeft::class`]).
     #[inline]
     pub(crate) fn finishes(&self, class: u32) -> &Finishes {
