@@ -290,7 +290,15 @@ impl GraphArgs {
             PcGraph::load_large_tables_when_needed(&path, rules)
         };
         match loaded {
-            Ok(graph) => Some(std::sync::Arc::new(graph)),
+            Ok(graph) => {
+                if let Some(kept) = self.prepared_path(rules).filter(|p| p.exists()) {
+                    if let Err(e) = graph.prepare_five_unknown_from_file(&kept) {
+                        eprintln!("note: {e}; deleted, made again when needed");
+                        let _ = std::fs::remove_file(&kept);
+                    }
+                }
+                Some(std::sync::Arc::new(graph))
+            }
             Err(e) => {
                 if given {
                     fail(format!("--graph: {e}"));
@@ -301,6 +309,30 @@ impl GraphArgs {
                 );
                 None
             }
+        }
+    }
+}
+
+impl GraphArgs {
+    /// Where what a walk of five unknown pieces reads on the cached graph of `rules` is kept
+    /// ([`PcGraph::save_prepared_five_unknown`]): beside it, named `.five`; none for a graph
+    /// given by `--graph`, whose folder is not ours to write in.
+    fn prepared_path(&self, rules: &Rules) -> Option<std::path::PathBuf> {
+        if self.graph.is_some() || self.no_graph {
+            return None;
+        }
+        PcGraph::cache_path(rules).map(|p| p.with_extension("five"))
+    }
+
+    /// Keeps what a walk of five unknown pieces reads on `graph`, the cached graph of
+    /// `rules` that [`GraphArgs::load`] gave, once it is made, when it is not kept yet: the
+    /// next load reads it in tens of milliseconds instead of making it in a second.
+    pub fn keep_prepared(&self, rules: &Rules, graph: &PcGraph) {
+        let Some(path) = self.prepared_path(rules).filter(|p| !p.exists()) else {
+            return;
+        };
+        if let Err(e) = graph.save_prepared_five_unknown(&path) {
+            eprintln!("note: what five unknown pieces read was not kept: {e}");
         }
     }
 }

@@ -300,7 +300,7 @@ pub fn prepare() -> bool {
     true
 }
 
-/// The buffer of [`PREPARED`] made `len` bytes long (zeros; 0 lets its memory go): the page
+/// The prepared buffer made `len` bytes long (zeros; 0 lets its memory go): the page
 /// writes a kept file there before [`prepared_load`]. Where it starts.
 pub fn prepared_buffer(len: usize) -> *mut u8 {
     PREPARED.with(|p| {
@@ -325,7 +325,7 @@ pub fn prepared_save() -> Option<usize> {
     Some(len)
 }
 
-/// Where the buffer of [`PREPARED`] starts.
+/// Where the prepared buffer starts.
 pub fn prepared_bytes() -> *const u8 {
     PREPARED.with(|p| p.borrow().as_ptr())
 }

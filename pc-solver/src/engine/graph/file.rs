@@ -145,10 +145,14 @@ fn write_shape(layer: &Layer) -> (Vec<u8>, usize) {
     (shape, keys)
 }
 
-/// Writes `graph` to `path` whole or not at all: to a temporary file in the same folder,
-/// renamed over `path` once written and synced.
+/// Writes `graph` to `path` whole or not at all ([`write_whole`]).
 pub(crate) fn save(graph: &PcGraph, path: &Path, layout: Layout) -> Result<(), GraphError> {
-    let bytes = encode(graph, layout);
+    write_whole(path, &encode(graph, layout))
+}
+
+/// Writes `bytes` to `path` whole or not at all: to a temporary file in the same folder,
+/// renamed over `path` once written and synced.
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), GraphError> {
     let io = |source| GraphError::Io {
         path: path.to_path_buf(),
         source,
@@ -156,7 +160,7 @@ pub(crate) fn save(graph: &PcGraph, path: &Path, layout: Layout) -> Result<(), G
     if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(io)?;
     }
-    // A name of its own per process and call, so that two builders never share one.
+    // A name of its own per process and call, so that two writers never share one.
     static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let file_name = path
@@ -165,7 +169,7 @@ pub(crate) fn save(graph: &PcGraph, path: &Path, layout: Layout) -> Result<(), G
     let temporary = path.with_file_name(format!(".{file_name}.{}.{call}.tmp", std::process::id()));
     let written = (|| {
         let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(&bytes)?;
+        file.write_all(bytes)?;
         file.sync_all()?;
         std::fs::rename(&temporary, path)
     })();

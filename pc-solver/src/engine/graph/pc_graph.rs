@@ -144,6 +144,36 @@ impl PcGraph {
         Ok(())
     }
 
+    /// Writes [`PcGraph::prepared_five_unknown`] to `path` whole or not at all, as
+    /// [`PcGraph::save`] writes a graph; `Ok(false)`, writing nothing, when there is nothing
+    /// made to write.
+    ///
+    /// # Errors
+    /// [`GraphError::Io`] when the file cannot be written.
+    pub fn save_prepared_five_unknown(&self, path: &std::path::Path) -> Result<bool, GraphError> {
+        let Some(bytes) = self.prepared_five_unknown() else {
+            return Ok(false);
+        };
+        super::file::write_whole(path, &bytes)?;
+        Ok(true)
+    }
+
+    /// [`PcGraph::prepare_five_unknown_from`] the bytes of the file at `path`
+    /// ([`PcGraph::save_prepared_five_unknown`]).
+    ///
+    /// # Errors
+    /// [`GraphError::Io`] when the file cannot be read (a missing file among them: see
+    /// [`std::io::ErrorKind::NotFound`]), else those of
+    /// [`PcGraph::prepare_five_unknown_from`] in a [`GraphError::File`] naming it.
+    pub fn prepare_five_unknown_from_file(&self, path: &std::path::Path) -> Result<(), GraphError> {
+        let bytes = std::fs::read(path).map_err(|source| GraphError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        self.prepare_five_unknown_from(&bytes)
+            .map_err(|error| error.in_file(path))
+    }
+
     /// Whether every layer's lookup table is made (see [`PcGraph::load`]); always true of a
     /// graph built in this process.
     pub fn is_indexed(&self) -> bool {

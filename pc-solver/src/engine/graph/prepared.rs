@@ -239,6 +239,39 @@ mod tests {
     }
 
     #[test]
+    fn prepared_classes_kept_in_a_file_are_read_back() {
+        let graph = graph_of(SEVEN);
+        let folder = std::env::temp_dir().join(format!("pc-prepared-{}", std::process::id()));
+        let path = folder.join("graph.five");
+        assert!(
+            !graph.save_prepared_five_unknown(&path).unwrap(),
+            "nothing made"
+        );
+        assert!(!path.exists());
+        let again = PcGraph::from_bytes(&graph.to_bytes(), &Rules::default()).unwrap();
+        let missing = again.prepare_five_unknown_from_file(&path).unwrap_err();
+        assert!(
+            matches!(&missing, GraphError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            "{missing}"
+        );
+        graph.prepare_five_unknown();
+        assert!(graph.save_prepared_five_unknown(&path).unwrap());
+        again.prepare_five_unknown_from_file(&path).unwrap();
+        assert_eq!(again.four_left().unwrap(), graph.four_left().unwrap());
+        // A damaged file is named in its error.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[60] ^= 4;
+        std::fs::write(&path, &bytes).unwrap();
+        let damaged = again.prepare_five_unknown_from_file(&path).unwrap_err();
+        assert!(
+            matches!(damaged.reason(), GraphError::Checksum),
+            "{damaged}"
+        );
+        assert!(damaged.to_string().starts_with(&path.display().to_string()));
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
     fn bytes_cut_short_damaged_or_of_another_graph_are_errors() {
         let graph = graph_of(SEVEN);
         graph.prepare_five_unknown();
