@@ -315,13 +315,13 @@ impl GraphArgs {
 
 impl GraphArgs {
     /// Where what a walk of five unknown pieces reads on the cached graph of `rules` is kept
-    /// ([`PcGraph::save_prepared_five_unknown`]): beside it, named `.five`; none for a graph
-    /// given by `--graph`, whose folder is not ours to write in.
+    /// ([`PcGraph::prepared_cache_path`]); none for a graph given by `--graph`, whose folder
+    /// is not ours to write in.
     fn prepared_path(&self, rules: &Rules) -> Option<std::path::PathBuf> {
         if self.graph.is_some() || self.no_graph {
             return None;
         }
-        PcGraph::cache_path(rules).map(|p| p.with_extension("five"))
+        PcGraph::prepared_cache_path(rules)
     }
 
     /// Keeps what a walk of five unknown pieces reads on `graph`, the cached graph of

@@ -562,10 +562,27 @@ impl TbpBot {
                 .with_graph(graph.clone())
                 .map_err(|e| format!("no PC player with the graph ({e}): the heuristic plays"))?;
             if preview == FIVE_UNKNOWN_PREVIEW {
-                // The starts of a PC leave five pieces unknown: the graph makes what their
-                // walk reads on a spare thread now, not in the think time of the first.
-                let spare = graph.clone();
-                std::thread::spawn(move || spare.prepare_five_unknown());
+                // The starts of a PC leave five pieces unknown: what their walk reads comes
+                // now, not in the think time of the first. From the file kept beside the
+                // cached graph when there is a good one; else made on a spare thread, then
+                // kept there (over a damaged one).
+                let kept = match self.config.graph {
+                    GraphSource::Cached => PcGraph::prepared_cache_path(&self.config.rules),
+                    _ => None,
+                };
+                let read = kept
+                    .as_ref()
+                    .is_some_and(|path| graph.prepare_five_unknown_from_file(path).is_ok());
+                if !read {
+                    let spare = graph.clone();
+                    std::thread::spawn(move || {
+                        spare.prepare_five_unknown();
+                        if let Some(path) = kept {
+                            // Not kept: made again by the next bot, nothing worse.
+                            let _ = spare.save_prepared_five_unknown(&path);
+                        }
+                    });
+                }
             }
         }
         self.thinker = Some(Thinker::new(player, self.config.rules.clone(), preview));

@@ -704,6 +704,13 @@ impl PcGraph {
         PcGraph::cache_dir().map(|dir| dir.join(PcGraph::file_name(rules)))
     }
 
+    /// Where what a walk of five unknown pieces reads on the graph of `rules` in the cache
+    /// folder is kept ([`PcGraph::save_prepared_five_unknown`]): beside the graph, with the
+    /// extension `five`.
+    pub fn prepared_cache_path(rules: &Rules) -> Option<PathBuf> {
+        PcGraph::cache_path(rules).map(|path| path.with_extension("five"))
+    }
+
     /// Writes the graph to `path`, whole or not at all (a temporary file beside it is
     /// renamed over it once complete).
     pub fn save(&self, path: &std::path::Path) -> Result<(), GraphError> {
