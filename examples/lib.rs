@@ -290,15 +290,7 @@ impl GraphArgs {
             PcGraph::load_large_tables_when_needed(&path, rules)
         };
         match loaded {
-            Ok(graph) => {
-                if let Some(kept) = self.prepared_path(rules).filter(|p| p.exists()) {
-                    if let Err(e) = graph.prepare_five_unknown_from_file(&kept) {
-                        eprintln!("note: {e}; deleted, made again when needed");
-                        let _ = std::fs::remove_file(&kept);
-                    }
-                }
-                Some(std::sync::Arc::new(graph))
-            }
+            Ok(graph) => Some(std::sync::Arc::new(graph)),
             Err(e) => {
                 if given {
                     fail(format!("--graph: {e}"));
@@ -314,25 +306,19 @@ impl GraphArgs {
 }
 
 impl GraphArgs {
-    /// Where what a walk of five unknown pieces reads on the cached graph of `rules` is kept
-    /// ([`PcGraph::prepared_cache_path`]); none for a graph given by `--graph`, whose folder
-    /// is not ours to write in.
-    fn prepared_path(&self, rules: &Rules) -> Option<std::path::PathBuf> {
+    /// Makes ready what a walk of five unknown pieces reads on `graph`, the graph of `rules`
+    /// that [`GraphArgs::load`] gave: for the cached graph, read from the file kept beside
+    /// it, or made and kept there for the next run ([`PcGraph::prepare_five_unknown_kept_at`]);
+    /// for a graph given by `--graph`, whose folder is not ours to write in, left to the
+    /// walk.
+    pub fn prepare_five_unknown(&self, rules: &Rules, graph: &PcGraph) {
         if self.graph.is_some() || self.no_graph {
-            return None;
-        }
-        PcGraph::prepared_cache_path(rules)
-    }
-
-    /// Keeps what a walk of five unknown pieces reads on `graph`, the cached graph of
-    /// `rules` that [`GraphArgs::load`] gave, once it is made, when it is not kept yet: the
-    /// next load reads it in tens of milliseconds instead of making it in a second.
-    pub fn keep_prepared(&self, rules: &Rules, graph: &PcGraph) {
-        let Some(path) = self.prepared_path(rules).filter(|p| !p.exists()) else {
             return;
-        };
-        if let Err(e) = graph.save_prepared_five_unknown(&path) {
-            eprintln!("note: what five unknown pieces read was not kept: {e}");
+        }
+        if let Some(path) = PcGraph::prepared_cache_path(rules) {
+            if let Err(e) = graph.prepare_five_unknown_kept_at(&path) {
+                eprintln!("note: what five unknown pieces read was not kept: {e}");
+            }
         }
     }
 }

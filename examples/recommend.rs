@@ -446,14 +446,15 @@ fn main() {
     // more than the other answers take.
     let unknown = unknown_pieces(&position, rules.hold);
     let worth_it = unknown >= 3;
-    let mut loaded = None;
     if worth_it && solver.graph_could_help(&position).unwrap_or(false) {
         // The graph's walk (every unknown piece revealed before the first is placed) needs
         // none of the tables of the largest layers; the depth-first search looks fields up
         // in them one at a time, so it has them made beside the load.
         let walked = unknown <= position.queue().len();
         if let Some(graph) = cli.graph.load(&rules, &cli.rules.build_hint(), !walked) {
-            loaded = Some(graph.clone());
+            if walked && unknown >= 5 {
+                cli.graph.prepare_five_unknown(&rules, &graph);
+            }
             let with_graph = SolverOptions {
                 graph: Some(graph),
                 ..options
@@ -518,10 +519,6 @@ fn main() {
     let started = std::time::Instant::now();
     let recommendation = slow.run(&mut solver, |s| s.recommend(&position));
     let elapsed = started.elapsed();
-    // A start with four previews made what its walk reads: the next run reads it instead.
-    if let Some(graph) = &loaded {
-        cli.graph.keep_prepared(&rules, graph);
-    }
     let chance = recommendation.chance;
 
     if json {

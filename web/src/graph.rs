@@ -301,13 +301,14 @@ pub fn prepare() -> bool {
 }
 
 /// The prepared buffer made `len` bytes long (zeros; 0 lets its memory go): the page
-/// writes a kept file there before [`prepared_load`]. Where it starts.
+/// writes a kept file there before [`prepared_load`]. Where it starts; null, the buffer
+/// empty, when the module's memory cannot grow that far (a file too large to be one).
 pub fn prepared_buffer(len: usize) -> *mut u8 {
     PREPARED.with(|p| {
         let mut p = p.borrow_mut();
-        p.clear();
-        if len == 0 {
-            p.shrink_to_fit();
+        *p = Vec::new();
+        if p.try_reserve_exact(len).is_err() {
+            return std::ptr::null_mut();
         }
         p.resize(len, 0);
         p.as_mut_ptr()

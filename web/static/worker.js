@@ -67,6 +67,8 @@ let prepared = false;
 let graphId = null;
 /** The graph of the last load (its entry of graphs/index.json). */
 let graphEntry = null;
+/** The job of the graph the module holds, once its load succeeded (null meanwhile). */
+let loadedId = null;
 /** Whether what a walk of five unknown pieces reads is in a file for the loaded graph (read
  * from one, or written: the worker tries once per load). */
 let preparedKept = false;
@@ -93,7 +95,10 @@ self.onmessage = async ({ data }) => {
     // that holds it is renewed, the memory of the download's read stays in use.
     if (plainJob) setTimeout(() => storePlain(pc, plainJob?.id), 0);
     // The answer may have made what five unknown pieces read (a start with four previews).
-    if (!preparedKept) setTimeout(() => storePrepared(pc, graphId), 0);
+    if (!preparedKept && loadedId !== null) {
+      const loaded = loadedId;
+      setTimeout(() => storePrepared(pc, loaded), 0);
+    }
     if (data.op === 'play_solve' && !prepared && data.form?.queue?.length === FIVE_UNKNOWN_QUEUE) {
       // A game with four previews: its starts of a PC leave five pieces unknown. Make what
       // their walk reads now, while the player moves, rather than in the first of them.
@@ -106,7 +111,7 @@ self.onmessage = async ({ data }) => {
           return;
         }
         self.postMessage({ type: 'graph-prepared', id: graphId, ms: performance.now() - started });
-        storePrepared(pc, graphId);
+        storePrepared(pc, loadedId);
       }, 0);
     }
   } else if (data.type === 'graph') {
@@ -118,9 +123,12 @@ self.onmessage = async ({ data }) => {
     preparedKept = false;
     graphId = data.id;
     graphEntry = data.graph;
+    loadedId = null;
     try {
       const { coding, stale, ...result } = await loadGraph(pc, data);
-      result.prepared = await loadPrepared(pc, data.graph);
+      if (graphId !== data.id) throw new Error('another graph was asked for');
+      loadedId = data.id;
+      result.prepared = await loadPrepared(pc, data.graph, data.id);
       if (result.prepared?.ms !== undefined) prepared = preparedKept = true;
       self.postMessage({
         type: 'graph', id: data.id, ok: true, ...result, ms: performance.now() - started,
@@ -396,7 +404,7 @@ function preparedName(graph) {
  * the module, which checks it against the loaded graph: {ms, bytes} once taken, null when
  * there is no file (or no OPFS), {error} when it failed (the file is then deleted).
  */
-async function loadPrepared(pc, graph) {
+async function loadPrepared(pc, graph, id) {
   if (!navigator.storage?.getDirectory || !self.FileSystemSyncAccessHandle) return null;
   const name = preparedName(graph);
   let folder;
@@ -407,12 +415,20 @@ async function loadPrepared(pc, graph) {
   } catch (_) {
     return null;
   }
+  // A load asked for since holds the module now: this file is not for it.
+  if (id !== loadedId) {
+    handle.close();
+    return null;
+  }
   const started = performance.now();
   const e = pc.exports;
   let bytes = 0;
   try {
     bytes = handle.getSize();
+    // It is a fraction of the graph it was made of: a larger file is not one.
+    if (bytes > graph.raw) throw new Error(`prepared: ${bytes} bytes, more than the graph's`);
     const at = e.pc_graph_prepared_buffer(bytes) >>> 0;
+    if (at === 0 && bytes > 0) throw new Error('prepared: no memory for the file');
     if (handle.read(new Uint8Array(e.memory.buffer, at, bytes), { at: 0 }) !== bytes) {
       throw new Error('prepared: the file ended early');
     }
@@ -420,8 +436,12 @@ async function loadPrepared(pc, graph) {
     if (pc.broken) throw new Error(answer.error ?? 'prepared: the module stopped');
     if (!answer.ok) throw new Error(answer.error);
   } catch (err) {
-    handle.close();
-    if (!pc.broken) e.pc_graph_prepared_buffer(0);
+    try {
+      handle.close();
+      if (!pc.broken) e.pc_graph_prepared_buffer(0);
+    } catch (_) {
+      // the module or the handle failed already: the file goes all the same
+    }
     await folder.removeEntry(name).catch(() => {});
     return { error: err.message };
   }
@@ -436,14 +456,16 @@ async function loadPrepared(pc, graph) {
  */
 async function storePrepared(pc, id) {
   const graph = graphEntry;
-  if (preparedKept || id !== graphId || !graph || pc.broken) return;
+  if (preparedKept || id === null || id !== loadedId || !graph || pc.broken) return;
   if (!navigator.storage?.getDirectory || !self.FileSystemSyncAccessHandle) return;
   const e = pc.exports;
   const started = performance.now();
-  // The bytes into the module's buffer now (none while it has not made them); a load since
-  // lets the buffer go, which the check after the awaits below sees.
+  // The bytes copied out of the module now (none while it has not made them), so that
+  // nothing the module does during the awaits below touches them.
   const len = e.pc_graph_prepared_save() >>> 0;
   if (len === 0xffffffff) return;
+  const bytes = new Uint8Array(e.memory.buffer, e.pc_graph_prepared_bytes() >>> 0, len).slice();
+  e.pc_graph_prepared_buffer(0);
   preparedKept = true;
   const name = preparedName(graph);
   const partial = `${name}.partial`;
@@ -453,11 +475,8 @@ async function storePrepared(pc, id) {
   try {
     folder = await plainFolder();
     handle = await (await folder.getFileHandle(partial, { create: true })).createSyncAccessHandle();
-    if (id !== graphId || pc.broken) throw new Error('another graph was loaded');
     handle.truncate(0);
-    // The memory may have grown since: take the buffer afresh.
-    const view = new Uint8Array(e.memory.buffer, e.pc_graph_prepared_bytes() >>> 0, len);
-    if (handle.write(view, { at: 0 }) !== len) throw new Error('the disk took less than the file');
+    if (handle.write(bytes, { at: 0 }) !== len) throw new Error('the disk took less than the file');
     handle.flush();
     handle.close();
     handle = null;
@@ -466,7 +485,6 @@ async function storePrepared(pc, id) {
     error = err;
     await dropPartial(folder, handle, partial);
   }
-  if (id === graphId && !pc.broken) e.pc_graph_prepared_buffer(0);
   self.postMessage({
     type: 'graph-prepared-kept', id, bytes: len, ms: performance.now() - started,
     error: error ? String(error.message ?? error) : undefined,

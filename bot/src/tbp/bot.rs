@@ -563,26 +563,18 @@ impl TbpBot {
                 .map_err(|e| format!("no PC player with the graph ({e}): the heuristic plays"))?;
             if preview == FIVE_UNKNOWN_PREVIEW {
                 // The starts of a PC leave five pieces unknown: what their walk reads comes
-                // now, not in the think time of the first. From the file kept beside the
-                // cached graph when there is a good one; else made on a spare thread, then
-                // kept there (over a damaged one).
+                // now on a spare thread, not in the think time of the first. From the file
+                // kept beside the cached graph when it holds a good copy; else made, then
+                // kept there for the next bot (not kept: made again then, nothing worse).
                 let kept = match self.config.graph {
                     GraphSource::Cached => PcGraph::prepared_cache_path(&self.config.rules),
                     _ => None,
                 };
-                let read = kept
-                    .as_ref()
-                    .is_some_and(|path| graph.prepare_five_unknown_from_file(path).is_ok());
-                if !read {
-                    let spare = graph.clone();
-                    std::thread::spawn(move || {
-                        spare.prepare_five_unknown();
-                        if let Some(path) = kept {
-                            // Not kept: made again by the next bot, nothing worse.
-                            let _ = spare.save_prepared_five_unknown(&path);
-                        }
-                    });
-                }
+                let spare = graph.clone();
+                std::thread::spawn(move || match kept {
+                    Some(path) => drop(spare.prepare_five_unknown_kept_at(&path)),
+                    None => spare.prepare_five_unknown(),
+                });
             }
         }
         self.thinker = Some(Thinker::new(player, self.config.rules.clone(), preview));

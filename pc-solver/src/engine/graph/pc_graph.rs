@@ -96,9 +96,10 @@ impl PcGraph {
 
     /// What [`PcGraph::prepare_five_unknown`] made, as bytes to keep beside the graph's
     /// file and give to [`PcGraph::prepare_five_unknown_from`] after a later load of the
-    /// same graph: a read there instead of seconds of work here. Four bytes for each field
-    /// four pieces from a PC and each class's move (tens of megabytes for a full graph);
-    /// `None` until it is made, and for a graph without such fields.
+    /// same graph: a check of the bytes there instead of seconds of work here. Four bytes
+    /// for each field four pieces from a PC, each of their classes and each class's move
+    /// (tens of megabytes for a full graph); `None` until it is made, and for a graph
+    /// without such fields.
     ///
     /// Keep the bytes as a file written whole or not at all (a temporary file renamed
     /// over it); a file cut short or damaged is an error when it is read back, never a
@@ -128,16 +129,18 @@ impl PcGraph {
     }
 
     /// Takes what [`PcGraph::prepare_five_unknown`] makes from `bytes` that
-    /// [`PcGraph::prepared_five_unknown`] gave for this graph (its rules, start and
-    /// layers), instead of making it. The bytes are checked whether or not the graph has
-    /// made it already; when it has, it keeps what it made.
+    /// [`PcGraph::prepared_five_unknown`] gave for this graph (its rules, start, layers and
+    /// classes three pieces from a PC), instead of making it: one pass over the bytes, and
+    /// memory their size. The bytes are checked whether or not the graph has made it
+    /// already; when it has, it keeps what it made.
     ///
     /// # Errors
-    /// [`GraphError::Truncated`] for bytes cut short, [`GraphError::Checksum`] for damaged
-    /// ones, [`GraphError::OtherRules`] or [`GraphError::OtherGraph`] for bytes of another
-    /// graph, [`GraphError::Version`] for another version of the bytes, and
-    /// [`GraphError::Malformed`] for bytes that are not such classes (or name classes and
-    /// moves this graph does not have). The graph is unchanged then.
+    /// [`GraphError::Truncated`] for bytes cut short (or whose sizes were damaged into
+    /// larger ones), [`GraphError::Checksum`] for damaged ones, [`GraphError::OtherRules`]
+    /// or [`GraphError::OtherGraph`] for bytes of another graph, [`GraphError::Version`]
+    /// for another version of the bytes, and [`GraphError::Malformed`] for bytes that are
+    /// not such classes (or name classes and moves this graph does not have). The graph is
+    /// unchanged then.
     pub fn prepare_five_unknown_from(&self, bytes: &[u8]) -> Result<(), GraphError> {
         let four = super::prepared::decode(self, bytes)?;
         self.four_left.set(four);
@@ -172,6 +175,26 @@ impl PcGraph {
         })?;
         self.prepare_five_unknown_from(&bytes)
             .map_err(|error| error.in_file(path))
+    }
+
+    /// [`PcGraph::prepare_five_unknown`], read from the file at `path` when it holds a good
+    /// copy ([`PcGraph::prepare_five_unknown_from_file`]), else made and written there
+    /// whole ([`PcGraph::save_prepared_five_unknown`], over a missing, damaged or other
+    /// graph's file): whether it was read. A graph without fields four pieces from a PC
+    /// reads and writes nothing.
+    ///
+    /// # Errors
+    /// [`GraphError::Io`] when the file cannot be written; what was made stays made.
+    pub fn prepare_five_unknown_kept_at(&self, path: &std::path::Path) -> Result<bool, GraphError> {
+        if self.three_left.is_none() {
+            return Ok(false);
+        }
+        if self.prepare_five_unknown_from_file(path).is_ok() {
+            return Ok(true);
+        }
+        self.prepare_five_unknown();
+        self.save_prepared_five_unknown(path)?;
+        Ok(false)
     }
 
     /// Whether every layer's lookup table is made (see [`PcGraph::load`]); always true of a

@@ -8,6 +8,7 @@
 //! start        u64       the graph's start key
 //! layers       u32       the graph's number of layers
 //! per layer:   u64 fields, u64 edges
+//! three left   u64       a hash of the classes three pieces from a PC (`ThreeLeft::digest`)
 //! layer        u32       the layer of the fields four pieces from a PC
 //! classes      u32       their classes
 //! links        u32       the classes' moves in all
@@ -18,10 +19,11 @@
 //! hash         u64       XXH3-64 of every byte before it
 //! ```
 //!
-//! The graph is named by its rules, start and the size of every layer: two graphs alike in
-//! all of these are the same graph (the build is deterministic). The sizes tell bytes cut
-//! short, the hash damage; then every class, link and start is checked against the graph,
-//! so bytes that pass are classes the walk reads without going out of bounds.
+//! The graph is named by its rules, start, the size of every layer and a hash of the classes
+//! three pieces from a PC that the moves name (made at every load, not kept here). The
+//! sizes tell bytes cut short, the hash damage; then every class, link and start is checked
+//! against the graph, so bytes that pass are classes the walk reads without going out of
+//! bounds.
 
 use super::edge::unlink;
 use super::error::GraphError;
@@ -60,7 +62,7 @@ pub(super) fn encode(graph: &PcGraph, four: &FourLeft) -> Vec<u8> {
 
 /// What names a graph in the bytes: its rules, start, and every layer's fields and edges.
 fn identity(graph: &PcGraph) -> Vec<u8> {
-    let mut out = Vec::with_capacity(8 + 8 + 4 + 16 * graph.layers.len());
+    let mut out = Vec::with_capacity(8 + 8 + 4 + 16 * graph.layers.len() + 8);
     out.extend_from_slice(&graph.rules.value().to_le_bytes());
     out.extend_from_slice(&graph.start.to_le_bytes());
     out.extend_from_slice(&(graph.layers.len() as u32).to_le_bytes());
@@ -68,6 +70,8 @@ fn identity(graph: &PcGraph) -> Vec<u8> {
         out.extend_from_slice(&(layer.len() as u64).to_le_bytes());
         out.extend_from_slice(&(layer.edge_count() as u64).to_le_bytes());
     }
+    let three = graph.three_left.as_ref().map_or(0, |three| three.digest());
+    out.extend_from_slice(&three.to_le_bytes());
     out
 }
 
@@ -89,13 +93,18 @@ pub(super) fn decode(graph: &PcGraph, bytes: &[u8]) -> Result<FourLeft, GraphErr
     let named_from = read.at;
     read.take(8)?;
     let layers = read.u32()? as usize;
-    read.take(layers.checked_mul(16).ok_or(GraphError::Truncated)?)?;
+    read.take(
+        layers
+            .checked_mul(16)
+            .and_then(|n| n.checked_add(8))
+            .ok_or(GraphError::Truncated)?,
+    )?;
     let found_identity = &bytes[named_from..read.at];
     let layer = read.u32()? as usize;
     let classes = read.u32()? as usize;
     let link_count = read.u32()? as usize;
     let fields = read.u32()? as usize;
-    let words = (classes + 1) as u64 + link_count as u64 + fields as u64;
+    let words = classes as u64 + 1 + link_count as u64 + fields as u64;
     let expected = read.at as u64 + 4 * words + 8;
     if (bytes.len() as u64) < expected {
         return Err(GraphError::Truncated);
@@ -123,6 +132,10 @@ pub(super) fn decode(graph: &PcGraph, bytes: &[u8]) -> Result<FourLeft, GraphErr
         .filter(|three| three.layer.checked_sub(1) == Some(layer))
         .filter(|_| graph.layers[layer].len() == fields)
         .ok_or(GraphError::Malformed("prepared classes of another layer"))?;
+    // A walk packs a class in a link's child bits: there are never more classes than fields.
+    if classes > fields {
+        return Err(GraphError::Malformed("more classes than fields"));
+    }
     let starts = read.words(classes + 1)?;
     let links = read.words(link_count)?;
     let class_of = read.words(fields)?;
@@ -268,6 +281,26 @@ mod tests {
             "{damaged}"
         );
         assert!(damaged.to_string().starts_with(&path.display().to_string()));
+        // Read when the file holds a good copy, else made and written over it.
+        let fresh = || PcGraph::from_bytes(&graph.to_bytes(), &Rules::default()).unwrap();
+        let made = fresh();
+        assert!(
+            !made.prepare_five_unknown_kept_at(&path).unwrap(),
+            "damaged: made"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            graph.prepared_five_unknown().unwrap()
+        );
+        let read = fresh();
+        assert!(read.prepare_five_unknown_kept_at(&path).unwrap(), "read");
+        assert_eq!(read.four_left().unwrap(), graph.four_left().unwrap());
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            !fresh().prepare_five_unknown_kept_at(&path).unwrap(),
+            "missing: made"
+        );
+        assert!(path.exists());
         std::fs::remove_dir_all(&folder).unwrap();
     }
 
@@ -289,15 +322,13 @@ mod tests {
                 "cut at {cut}: {e}"
             );
         }
-        assert!(matches!(
-            error(&bytes[..bytes.len() - 1]),
-            GraphError::Truncated
-        ));
-        // Every byte past the sizes, changed, is found by the hash.
-        for at in (40..bytes.len())
-            .step_by(bytes.len() / 50)
-            .chain([bytes.len() - 1])
-        {
+        // Every byte but the magic, the version and the sizes (damaged sizes are cut short
+        // or malformed: below), changed, is found by the hash: the graph's name too.
+        let (starts, links, class_of) = graph.four_left().unwrap().parts();
+        let body = bytes.len() - 8 - 4 * (starts.len() + links.len() + class_of.len());
+        let named = (12..28).chain(32..body - 16);
+        let words = (body..bytes.len()).step_by(bytes.len() / 50);
+        for at in named.chain(words).chain([bytes.len() - 1]) {
             let mut damaged = bytes.clone();
             damaged[at] ^= 0x10;
             assert!(matches!(error(&damaged), GraphError::Checksum), "byte {at}");
@@ -341,22 +372,44 @@ mod tests {
         let head = bytes.len() - 8 - 4 * (starts.len() + links.len() + class_of.len());
         let word_at = |i: usize| head + 4 * i;
         let fresh = PcGraph::from_bytes(&graph.to_bytes(), &Rules::default()).unwrap();
-        let with = |at: usize, word: u32| {
+        let with = |at: usize, word: u32, expected: &str| {
             let mut changed = bytes.clone();
             changed[at..at + 4].copy_from_slice(&word.to_le_bytes());
             let e = fresh
                 .prepare_five_unknown_from(&rehashed(changed))
                 .unwrap_err();
-            assert!(matches!(e, GraphError::Malformed(_)), "{e}");
+            assert!(
+                matches!(e, GraphError::Malformed(m) if m == expected),
+                "{e}"
+            );
         };
         let classes = starts.len() - 1;
-        // A start out of order, a move to a class three pieces from a PC the graph does
-        // not have, a field of a class that is not there, another layer.
-        with(word_at(1), links.len() as u32 + 1);
+        let out_of_order = "the classes' starts are out of order";
+        with(word_at(0), 1, out_of_order);
+        with(word_at(1), links.len() as u32 + 1, out_of_order);
+        // The last class's last move (after every other, so still in order) to a class
+        // three pieces from a PC the graph does not have, of a piece that is none, or to
+        // no child.
+        let last = word_at(starts.len() + links.len() - 1);
         let three = graph.three_left.as_ref().unwrap().classes() as u32;
-        with(word_at(starts.len()), super::super::edge::link(0, three));
-        with(word_at(starts.len() + links.len()), classes as u32);
-        with(head - 16, 1);
+        let nowhere = "a class's move leads nowhere";
+        with(last, super::super::edge::link(6, three), nowhere);
+        with(last, super::super::edge::link(7, 0), nowhere);
+        with(last, u32::MAX, nowhere);
+        let not_a_class = "a field's class is not one of the classes";
+        with(
+            word_at(starts.len() + links.len()),
+            classes as u32,
+            not_a_class,
+        );
+        with(head - 16, 1, "prepared classes of another layer");
+        // Counts too large for the bytes, however large: cut short, never a panic.
+        for at in [head - 12, head - 8, head - 4] {
+            let mut huge = bytes.clone();
+            huge[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+            let e = fresh.prepare_five_unknown_from(&huge).unwrap_err();
+            assert!(matches!(e, GraphError::Truncated), "{e}");
+        }
         assert!(!fresh.four_left.is_made());
     }
 }

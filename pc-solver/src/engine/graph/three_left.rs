@@ -78,6 +78,26 @@ impl ThreeLeft {
         self.class_of[field as usize]
     }
 
+    /// A hash of the classes and what finishes each: the classes three pieces from a PC
+    /// that another layer's classes name ([`super::prepared`]).
+    pub(crate) fn digest(&self) -> u64 {
+        // In runs of bytes: the hasher is slow fed a word at a time.
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        let mut run: Vec<u8> = Vec::with_capacity(1 << 16);
+        for classes in self.class_of.chunks(1 << 14) {
+            run.clear();
+            run.extend(classes.iter().flat_map(|class| class.to_le_bytes()));
+            hasher.update(&run);
+        }
+        for finishes in self.finishes.chunks(1 << 7) {
+            run.clear();
+            let words = finishes.iter().flatten().flatten();
+            run.extend(words.flat_map(|word| word.to_le_bytes()));
+            hasher.update(&run);
+        }
+        hasher.digest()
+    }
+
     /// The number of classes.
     pub(crate) fn classes(&self) -> usize {
         self.finishes.len()
