@@ -304,6 +304,12 @@ for (let i = 0; i < runs; i++) {
   page = await open(browser, base, GAME_START);
   const run = await gameStart(page);
   if (START_AGAIN) run.again = await startAgain(page);
+  // A page that made what five unknown pieces read keeps it in a file for the next (the
+  // worker writes it after the answer): the page stays open until it has, as a player's would.
+  await page.waitForFunction(() => {
+    const g = window.pcPage.solver.graph;
+    return g.preparedMs === undefined || g.preparedKept || g.preparedFrom;
+  }, { timeout: 30_000, polling: 100 }).catch(() => {});
   run.resident = resident(browser.profile);
   figures.game_start.runs.push(run);
   console.log(`game start ${i + 1}`, JSON.stringify(run));
