@@ -1,10 +1,10 @@
 //! [`PcGraph`]: the graph of perfect clears from one start field under one rule set.
 
 use super::edge::NO_CHILD;
-use super::edge::{edge_move, edge_piece, link};
+use super::edge::{edge_move, edge_piece, unlink};
 use super::error::GraphError;
 use super::four_left::{FourLeft, LazyFourLeft};
-use super::layer::{Layer, SMALL_NEXT};
+use super::layer::{Layer, SMALL_NEXT, links_of};
 use super::parallel::{by_runs, runs_for};
 use super::{key, lookup, moves, three_left};
 use crate::field::PcField;
@@ -244,37 +244,25 @@ impl PcGraph {
             if self.layers[k + 1].len() > SMALL_NEXT {
                 continue;
             }
-            let (this, rest) = self.layers.split_at_mut(k + 1);
-            let (layer, next) = (&mut this[k], &rest[0]);
-            // Each run of fields: its edges' children, and its moves as links with where
-            // each field's start (from the run's first).
-            let runs = by_runs(layer.len(), runs.unwrap_or(runs_for(layer.len())), |run| {
-                let mut children = Vec::new();
-                let mut link_starts = Vec::with_capacity(run.len());
-                let mut links = Vec::new();
-                for index in run {
-                    link_starts.push(links.len() as u32);
-                    let key = layer.keys[index as usize];
-                    for &e in layer.edges(index) {
-                        let child = edge_move(e)
-                            .and_then(|m| moves::child(key, m))
-                            .and_then(|c| next.find(c));
-                        children.push(child.unwrap_or(NO_CHILD));
-                        if let Some(child) = child {
-                            links.push(link(edge_piece(e) as u8, child));
-                        }
-                    }
-                }
-                (children, link_starts, links)
+            // Each run of fields: its moves' links, found together ([`links_of`]), with
+            // where each field's start (from the run's first).
+            let fields = self.layers[k].len();
+            let runs = by_runs(fields, runs.unwrap_or(runs_for(fields)), |run| {
+                links_of(&self.layers, k, run)
             });
+            let layer = &mut self.layers[k];
             let mut children = Vec::with_capacity(layer.edges.len());
             let mut link_starts = Vec::with_capacity(layer.len() + 1);
             let mut links = Vec::new();
-            for (run_children, run_starts, run_links) in runs {
-                let before = links.len() as u32;
-                children.extend(run_children);
-                link_starts.extend(run_starts.iter().map(|&s| before + s));
-                links.extend(run_links);
+            for (run_starts, run_links) in runs {
+                // Every edge keeps its child; the links only the moves that lead somewhere.
+                for field in run_starts.windows(2) {
+                    link_starts.push(links.len() as u32);
+                    for &l in &run_links[field[0] as usize..field[1] as usize] {
+                        children.push(unlink(l).map_or(NO_CHILD, |(_, child)| child));
+                        links.extend(unlink(l).map(|_| l));
+                    }
+                }
             }
             link_starts.push(links.len() as u32);
             layer.children = children;
@@ -361,6 +349,7 @@ impl PcGraph {
 mod tests {
     use super::*;
     use crate::decision::{Decision, Queue};
+    use crate::engine::graph::edge::link;
     use crate::engine::graph::layer::for_each_child;
     use crate::engine::graph::memo::GraphMemo;
     use crate::engine::graph::search;
