@@ -513,6 +513,14 @@ struct Distinct {
 /// A set's place: an offset in the walk's arena, or empty.
 const NO_SET: u32 = u32::MAX;
 
+/// The fields of the last depth whose children [`Walk::prepare_leaves`] looks up together
+/// (a few in tests, so that their small graphs cross blocks).
+const LEAF_BLOCK: usize = if cfg!(test) { 5 } else { 1 << 12 };
+
+/// The states whose children's keys [`Walk::children_by_key`] sorts together (a few in
+/// tests, as above).
+const PARENT_BLOCK: usize = if cfg!(test) { 7 } else { 1 << 16 };
+
 /// The walk below one root.
 struct Walk<'g, 's> {
     graph: &'g PcGraph,
@@ -608,9 +616,31 @@ impl LastLayer {
     }
 }
 
+/// Appends to `out` the moves of `links` as [`link`]s to their children's classes
+/// (`class_of` a child), sorted and without repeats: states whose fields have the same
+/// classes of moves win the same.
+fn class_links(links: &[u32], class_of: impl Fn(u32) -> u32, out: &mut Vec<u32>) {
+    let from = out.len();
+    out.extend(
+        links
+            .iter()
+            .filter_map(|&l| unlink(l))
+            .map(|(piece, child)| link(piece, class_of(child))),
+    );
+    out[from..].sort_unstable();
+    let mut kept = from;
+    for i in from..out.len() {
+        if kept == from || out[i] != out[kept - 1] {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
 /// For some fields of a layer (ascending), where each one's moves start and each move as
-/// a [`link`]: to its child, or with four unknown pieces to its child's class
-/// ([`Walk::class_links`]).
+/// a [`link`]: to its child, or with four or five unknown pieces to its child's class
+/// ([`class_links`]).
 #[derive(Default)]
 struct LeafChildren {
     fields: Vec<u32>,
@@ -863,7 +893,9 @@ impl<'g, 's> Walk<'g, 's> {
     /// [`Walk::expand`]'s pairs for the states `parents` (indices into `states`) of one
     /// layer that does not keep its children: every child's key with its slot and parent,
     /// sorted by the key (which is the order of the next layer's fields), then each
-    /// distinct key's index found by searching on from the last one.
+    /// distinct key's index found by searching on from the last one. The parents go a
+    /// block at a time: the keys of every child at once would be the walk's largest
+    /// buffer, and the pairs are sorted by child afterwards anyway.
     fn children_by_key(
         &self,
         layer_at: usize,
@@ -875,32 +907,37 @@ impl<'g, 's> Walk<'g, 's> {
         let layer = &self.graph.layers[layer_at];
         let next = &self.graph.layers[layer_at + 1];
         let mut keyed: Vec<(u64, u32)> = Vec::new();
-        for &i in parents {
-            let s = states[i as usize];
-            let key = layer.keys[field_of(s) as usize];
-            for &e in layer.edges(field_of(s)) {
-                let Some(code) = code_after(code_of(s), edge_piece(e) as u8, current) else {
-                    continue;
-                };
-                if let Some(child) = edge_move(e).and_then(|m| moves::child(key, m)) {
-                    // A child's slot is never just held: three bits.
-                    keyed.push((child << 3 | u64::from(code), i));
+        for block in parents.chunks(PARENT_BLOCK) {
+            keyed.clear();
+            for &i in block {
+                let s = states[i as usize];
+                let key = layer.keys[field_of(s) as usize];
+                for &e in layer.edges(field_of(s)) {
+                    let Some(code) = code_after(code_of(s), edge_piece(e) as u8, current) else {
+                        continue;
+                    };
+                    if let Some(child) = edge_move(e).and_then(|m| moves::child(key, m)) {
+                        // A child's slot is never just held: three bits.
+                        keyed.push((child << 3 | u64::from(code), i));
+                    }
                 }
             }
-        }
-        // In the order of the keys, which is the order of the next layer's fields: each
-        // key's index is found by searching on from the last one's.
-        sort_by_low_word(&mut keyed, super::key::KEY_BITS + 3);
-        let (mut from, mut last) = (0usize, None);
-        for &(word, parent) in &keyed {
-            let key = word >> 3;
-            if last.map(|(k, _)| k) != Some(key) {
-                let at = next.find_from(key, from);
-                from = at.unwrap_or_else(|at| at);
-                last = Some((key, at.ok()));
-            }
-            if let Some((_, Some(at))) = last {
-                pairs.push(u64::from(state(at as u32, (word & 7) as u8)) << 32 | u64::from(parent));
+            // In the order of the keys, which is the order of the next layer's fields:
+            // each key's index is found by searching on from the last one's.
+            sort_by_low_word(&mut keyed, super::key::KEY_BITS + 3);
+            let (mut from, mut last) = (0usize, None);
+            for &(word, parent) in &keyed {
+                let key = word >> 3;
+                if last.map(|(k, _)| k) != Some(key) {
+                    let at = next.find_from(key, from);
+                    from = at.unwrap_or_else(|at| at);
+                    last = Some((key, at.ok()));
+                }
+                if let Some((_, Some(at))) = last {
+                    pairs.push(
+                        u64::from(state(at as u32, (word & 7) as u8)) << 32 | u64::from(parent),
+                    );
+                }
             }
         }
     }
@@ -930,58 +967,37 @@ impl<'g, 's> Walk<'g, 's> {
         if !layer.children.is_empty() || fields.is_empty() {
             return None;
         }
-        let (starts, links) = links_of(&self.graph.layers, layer_at, fields.iter().copied());
-        if self.m == 5 {
-            return Some(self.four_class_links(fields, &starts, &links));
-        }
-        if self.m != 4 {
-            return Some(LeafChildren {
-                fields,
-                starts,
-                links,
-            });
-        }
-        // With four unknown pieces, the children's classes are all a leaf reads.
-        let mut by_class = LeafChildren {
+        // The children are looked up a block of fields at a time: the keys and links of
+        // every move of the last depth at once would be the walk's largest buffers.
+        // At most a link per edge.
+        let edges = fields.iter().map(|&f| layer.edges(f).len()).sum();
+        let mut leaves = LeafChildren {
+            starts: Vec::with_capacity(fields.len() + 1),
+            links: Vec::with_capacity(edges),
             fields,
-            starts: Vec::with_capacity(starts.len()),
-            links: Vec::with_capacity(links.len()),
         };
-        for field in starts.windows(2) {
-            by_class.starts.push(by_class.links.len() as u32);
-            self.class_links(
-                &links[field[0] as usize..field[1] as usize],
-                &mut by_class.links,
-            );
-        }
-        by_class.starts.push(by_class.links.len() as u32);
-        Some(by_class)
-    }
-
-    /// Appends to `out` the moves of `links` as [`link`]s to the classes of their children
-    /// ([`ThreeLeft`](super::three_left::ThreeLeft)), sorted and without repeats.
-    fn class_links(&self, links: &[u32], out: &mut Vec<u32>) {
-        let three = self
-            .graph
-            .three_left
-            .as_ref()
-            .expect("a graph with a last layer four pieces from a PC has its classes");
-        let from = out.len();
-        out.extend(
-            links
-                .iter()
-                .filter_map(|&l| unlink(l))
-                .map(|(piece, child)| link(piece, three.class(child))),
-        );
-        out[from..].sort_unstable();
-        let mut kept = from;
-        for i in from..out.len() {
-            if kept == from || out[i] != out[kept - 1] {
-                out[kept] = out[i];
-                kept += 1;
+        for block in leaves.fields.chunks(LEAF_BLOCK) {
+            let (starts, links) = links_of(&self.graph.layers, layer_at, block.iter().copied());
+            for field in starts.windows(2) {
+                let links = &links[field[0] as usize..field[1] as usize];
+                leaves.starts.push(leaves.links.len() as u32);
+                // With four or five unknown pieces, the children's classes are all a
+                // leaf reads.
+                match self.m {
+                    5 => {
+                        let four = self.four_left();
+                        class_links(links, |child| four.class(child), &mut leaves.links);
+                    }
+                    4 => {
+                        let three = self.three_left();
+                        class_links(links, |child| three.class(child), &mut leaves.links);
+                    }
+                    _ => leaves.links.extend_from_slice(links),
+                }
             }
         }
-        out.truncate(kept);
+        leaves.starts.push(leaves.links.len() as u32);
+        Some(leaves)
     }
 
     /// Adds the continuations state `i` of a depth `d` that has seen every unknown piece
@@ -1050,17 +1066,14 @@ impl<'g, 's> Walk<'g, 's> {
                 None => {
                     let links = self.links(layer, field);
                     found = if self.m == 4 {
+                        let three = self.three_left();
                         let mut by_class = Vec::with_capacity(links.len());
-                        self.class_links(&links, &mut by_class);
+                        class_links(&links, |child| three.class(child), &mut by_class);
                         by_class
                     } else if self.m == 5 {
-                        let mut by_class: Vec<u32> = links
-                            .iter()
-                            .filter_map(|&l| unlink(l))
-                            .map(|(piece, child)| link(piece, self.four_left().class(child)))
-                            .collect();
-                        by_class.sort_unstable();
-                        by_class.dedup();
+                        let four = self.four_left();
+                        let mut by_class = Vec::with_capacity(links.len());
+                        class_links(&links, |child| four.class(child), &mut by_class);
                         by_class
                     } else {
                         links
@@ -1109,11 +1122,7 @@ impl<'g, 's> Walk<'g, 's> {
                 return at;
             }
             3 => {
-                let three = self
-                    .graph
-                    .three_left
-                    .as_ref()
-                    .expect("a graph with a layer three pieces from a PC has its classes");
+                let three = self.three_left();
                 let finishes = three.finishes(three.class(field));
                 for &u in &self.space.firsts {
                     after[usize::from(u)] = finishes[usize::from(u)];
@@ -1136,15 +1145,11 @@ impl<'g, 's> Walk<'g, 's> {
 
     /// [`Walk::leaf_set`] with four unknown pieces to place, from the state's held piece,
     /// whether it `swaps`, and its moves as links to their children's classes
-    /// ([`Walk::class_links`]): what a state wins follows from these alone, so states
+    /// ([`class_links`]): what a state wins follows from these alone, so states
     /// alike share one set, found by them.
     fn leaf_set_by_classes(&mut self, held: u8, swaps: bool, class_links: &[u32]) -> u32 {
         self.set_of_alike(held, swaps, class_links, |walk, links| {
-            let three = walk
-                .graph
-                .three_left
-                .as_ref()
-                .expect("a graph with a last layer four pieces from a PC has its classes");
+            let three = walk.three_left();
             queues_after(
                 links,
                 held,
@@ -1208,37 +1213,12 @@ impl<'g, 's> Walk<'g, 's> {
         at
     }
 
-    /// The prepared leaves of five unknown pieces: the moves of each field (`starts`,
-    /// `links` to children four pieces from a PC) as links to the children's classes
-    /// ([`FourLeft`](super::four_left::FourLeft)), sorted and without repeats.
-    fn four_class_links(&self, fields: Vec<u32>, starts: &[u32], links: &[u32]) -> LeafChildren {
-        let four = self.four_left();
-        let mut by_class = LeafChildren {
-            fields,
-            starts: Vec::with_capacity(starts.len()),
-            links: Vec::with_capacity(links.len()),
-        };
-        for field in starts.windows(2) {
-            let from = by_class.links.len();
-            by_class.starts.push(from as u32);
-            by_class.links.extend(
-                links[field[0] as usize..field[1] as usize]
-                    .iter()
-                    .filter_map(|&l| unlink(l))
-                    .map(|(piece, child)| link(piece, four.class(child))),
-            );
-            by_class.links[from..].sort_unstable();
-            let mut kept = from;
-            for i in from..by_class.links.len() {
-                if kept == from || by_class.links[i] != by_class.links[kept - 1] {
-                    by_class.links[kept] = by_class.links[i];
-                    kept += 1;
-                }
-            }
-            by_class.links.truncate(kept);
-        }
-        by_class.starts.push(by_class.links.len() as u32);
-        by_class
+    /// The classes of the graph's fields three pieces from a PC.
+    fn three_left(&self) -> &'g super::three_left::ThreeLeft {
+        self.graph
+            .three_left
+            .as_ref()
+            .expect("a graph with a layer three pieces from a PC has its classes")
     }
 
     /// The classes of the graph's fields four pieces from a PC, made the first time.
@@ -1256,11 +1236,7 @@ impl<'g, 's> Walk<'g, 's> {
     /// `u` what finishes `c` holding `u`. A class has a few moves, so this costs less than
     /// keeping the queues of every class asked for.
     fn add_four_queues(&self, class: u32, hold: u8, into: &mut [u64; 64]) {
-        let three = self
-            .graph
-            .three_left
-            .as_ref()
-            .expect("a graph with a layer three pieces from a PC has its classes");
+        let three = self.three_left();
         let mut add = |after: u8, finishes: &[u64; 8]| {
             let words = &mut into[8 * usize::from(after)..][..8];
             for (w, f) in words.iter_mut().zip(finishes) {
