@@ -249,9 +249,31 @@ fn bench_graph(c: &mut Criterion) {
             })
         },
     );
-    // Two pieces into a PC, I held, O S T in view (preview 2), J and Z left in the bag:
-    // five pieces unknown, some placed before the last is revealed, so the depth-first
-    // search answers, entering only the graph's fields.
+    // The first decision of a game with four previews: the hold slot empty, L S I T J in
+    // view, O and Z left in the first bag: six unknown, a walk for each order of the two.
+    let game_four = Position::new(Default::default(), Piece::L)
+        .with_preview(&pieces("SITJ"))
+        .with_bag("OZ".parse().unwrap());
+    let ranking = forced_solver().recommend(&game_four).unwrap();
+    assert_eq!(ranking.engine, Engine::Graph);
+    assert_eq!(ranking.chance.to_string(), "781/840");
+    group.bench_function(
+        "first decision of a game, LSITJ, OZ left (preview 4, six unknown), full ranking, cold",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    forced_solver()
+                        .recommend(black_box(&game_four))
+                        .unwrap()
+                        .moves
+                        .len(),
+                )
+            })
+        },
+    );
+    // Two pieces into a PC, I held, O S T in view (preview 2), J, L and Z left in the
+    // bag: five pieces unknown, some placed before the last is revealed, so the
+    // depth-first search answers, entering only the graph's fields.
     let two_in = Position::new(
         "........../........../#........#/###....###"
             .parse()
@@ -260,7 +282,7 @@ fn bench_graph(c: &mut Criterion) {
     )
     .with_hold(Some(Piece::I))
     .with_preview(&pieces("ST"))
-    .with_bag("JZ".parse().unwrap());
+    .with_bag("JLZ".parse().unwrap());
     let preview_two = || {
         let options = SolverOptions {
             graph: Some(graph.clone()),
@@ -271,14 +293,33 @@ fn bench_graph(c: &mut Criterion) {
     };
     let ranking = preview_two().recommend(&two_in).unwrap();
     assert_eq!(ranking.engine, Engine::DepthFirst);
-    assert_eq!(ranking.chance.to_string(), "31/42");
+    assert_eq!(ranking.chance.to_string(), "115/126");
     group.bench_function(
-        "two pieces in, I held, OST (preview 2, five unknown), full ranking, cold",
+        "two pieces in, I held, OST, JLZ left (preview 2, five unknown), full ranking, cold",
         |b| {
             b.iter(|| {
                 black_box(
                     preview_two()
                         .recommend(black_box(&two_in))
+                        .unwrap()
+                        .moves
+                        .len(),
+                )
+            })
+        },
+    );
+    // The same with J and Z left: the walks of both their orders answer.
+    let two_left = two_in.clone().with_bag("JZ".parse().unwrap());
+    let ranking = preview_two().recommend(&two_left).unwrap();
+    assert_eq!(ranking.engine, Engine::Graph);
+    assert_eq!(ranking.chance.to_string(), "31/42");
+    group.bench_function(
+        "two pieces in, I held, OST, JZ left (preview 2, five unknown), full ranking, cold",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    preview_two()
+                        .recommend(black_box(&two_left))
                         .unwrap()
                         .moves
                         .len(),

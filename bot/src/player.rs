@@ -150,6 +150,9 @@ pub struct PcPlayer {
     /// Whether a decision with the hold slot empty and the piece a hold reveals known
     /// holds and places exactly ([`PcPlayer::with_exact_opening`]).
     exact_opening: bool,
+    /// The most pieces of a PC not known yet for which the graph's walk decides
+    /// ([`PcPlayer::with_graph_unknown`]).
+    graph_unknown: usize,
     rng: Rng,
     /// The field expected after the last move and its clear line, while a PC is built.
     building: Option<(Board32, u32)>,
@@ -231,6 +234,7 @@ impl PcPlayer {
             clairvoyant_states: DEFAULT_CLAIRVOYANT.1,
             carry: true,
             exact_opening: true,
+            graph_unknown: 6,
             rng: Rng::new(0),
             building: None,
             last: None,
@@ -354,6 +358,17 @@ impl PcPlayer {
         self
     }
 
+    /// The graph's walk decides the decisions it answers with at most `pieces` of the
+    /// PC's pieces not known yet (a piece the bag forces counts as known): 6 by default,
+    /// every one it answers. The first decision of a game with four previews leaves six
+    /// unknown (two of them the first bag's), which takes the walks of both orders of
+    /// those two, seconds; with 5 that decision is sampled instead, as a bot that must
+    /// answer within a few hundred milliseconds needs.
+    pub fn with_graph_unknown(mut self, pieces: usize) -> PcPlayer {
+        self.graph_unknown = pieces;
+        self
+    }
+
     /// The seed of the sampled continuations (0 by default), so games replay.
     pub fn with_seed(mut self, seed: u64) -> PcPlayer {
         self.rng = Rng::new(seed);
@@ -427,13 +442,15 @@ impl PcPlayer {
         let position = self.position(view, line);
         // Which engine the solver would answer with decides how this decision is made.
         let engine = self.solver.engine_for(&position).ok();
+        let by_graph = engine == Some(Engine::Graph)
+            && unknown_pieces(needed, &position) <= self.graph_unknown;
         // The graph answers the first decision of a game too (the hold slot empty).
-        if self.exact_opening && engine != Some(Engine::Graph) {
+        if self.exact_opening && !by_graph {
             if let Some(found) = self.opening_move(view, line) {
                 return Some((found, DecisionKind::Exact));
             }
         }
-        if needed <= self.exact_from || engine == Some(Engine::Graph) {
+        if needed <= self.exact_from || by_graph {
             let found = self.exact_move(view, &position).ok().flatten();
             return found.map(|m| (m, DecisionKind::Exact));
         }
@@ -947,6 +964,16 @@ impl Player for PcPlayer {
         self.legal(view, decision.mv)
             .or_else(|| Some(Play::from(decision.mv)))
     }
+}
+
+/// How many of the pieces a PC may use (with hold, one more than `needed` placements) the
+/// position does not show: a piece the bag forces counts as shown.
+fn unknown_pieces(needed: u32, position: &Position) -> usize {
+    let shown = 1
+        + position.preview.len()
+        + usize::from(position.hold.is_some())
+        + usize::from(position.bag.len() == 1);
+    (needed as usize + 1).saturating_sub(shown)
 }
 
 #[cfg(test)]

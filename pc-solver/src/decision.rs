@@ -149,10 +149,12 @@ pub(crate) struct Layers {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Reveals {
     /// The held piece first (when the slot is filled), the current piece, the preview, and
-    /// the piece the bag state forces next (when one piece is left in the bag).
+    /// the pieces left in the bag ([`Decision::walks`]): the one it forces next, or the
+    /// two of it in one of their orders.
     pub(crate) known: Vec<Piece>,
-    /// Whether the last of `known` is forced by the bag rather than in view.
-    pub(crate) forced: bool,
+    /// How many of the last of `known` are the bag's rather than in view: their reveals
+    /// tell nothing (0 to 2).
+    pub(crate) forced: usize,
     /// Pieces a PC may use that are not known yet (1 to [`MAX_WALK_UNKNOWN`]).
     pub(crate) unknown: usize,
     /// The pieces left in the bag after `known` (empty when a fresh bag follows).
@@ -316,7 +318,7 @@ impl Decision {
         };
         ((1..=most).contains(&unknown) && unknown <= self.queue.len()).then_some(Reveals {
             known,
-            forced: forced.is_some(),
+            forced: usize::from(forced.is_some()),
             unknown,
             bag: if forced.is_some() {
                 PieceSet::EMPTY
@@ -324,6 +326,43 @@ impl Decision {
                 self.bag
             },
         })
+    }
+
+    /// The walks of the graph that answer the decision together, each as likely as the
+    /// other: one ([`Decision::reveals`]), or, when that fails and the bag has two pieces
+    /// left, one for each order of them. The first reveal shows one of the two and so
+    /// tells the other, so after the first step each walk sees what the player sees (the
+    /// first decision of a game with four previews: six pieces unknown, four after the
+    /// bag's two). `None` when no walk answers.
+    pub(crate) fn walks(&self) -> Option<Vec<Reveals>> {
+        if let Some(reveals) = self.reveals() {
+            return Some(vec![reveals]);
+        }
+        if !self.hold_rule || self.bag.len() != 2 {
+            return None;
+        }
+        let mut left = self.bag.iter();
+        let (a, b) = (left.next()?, left.next()?);
+        [[a, b], [b, a]]
+            .into_iter()
+            .map(|order| {
+                let known: Vec<Piece> = self
+                    .hold
+                    .into_iter()
+                    .chain(self.queue.as_slice().iter().copied())
+                    .chain(order)
+                    .collect();
+                let needed = self.field.pieces_needed() as usize + 1;
+                let unknown = needed.checked_sub(known.len())?;
+                ((1..=MAX_WALK_UNKNOWN).contains(&unknown) && unknown <= self.queue.len())
+                    .then_some(Reveals {
+                        known,
+                        forced: 2,
+                        unknown,
+                        bag: PieceSet::EMPTY,
+                    })
+            })
+            .collect()
     }
 
     /// The pieces that can be placed now (the current one, and the held one when it
@@ -410,7 +449,7 @@ mod tests {
             .reveals()
             .unwrap();
         assert_eq!(first.known, queue_of("LSITJOZ"));
-        assert!(first.forced);
+        assert_eq!(first.forced, 1);
         assert_eq!(first.unknown, 4);
         assert_eq!(first.bag, PieceSet::EMPTY);
         // A start with four previews, the next piece forced.
@@ -422,7 +461,7 @@ mod tests {
         let open = with_bag(decision(empty, Some(Piece::I), "JLOST"), "ZO");
         let reveals = open.reveals().unwrap();
         assert_eq!(reveals.known, queue_of("IJLOST"));
-        assert!(!reveals.forced);
+        assert_eq!(reveals.forced, 0);
         assert_eq!((reveals.unknown, reveals.bag), (5, "OZ".parse().unwrap()));
         // Without hold, four at most.
         let no_hold = Decision {
@@ -430,14 +469,33 @@ mod tests {
             ..with_bag(decision(empty, None, "IJLOS"), "TZ")
         };
         assert_eq!(no_hold.reveals(), None);
-        // Six unknown (the first decision of a game with four previews): not the walk's.
-        assert_eq!(decision(empty, None, "LSITJ").reveals(), None);
+        // Six unknown (the first decision of a game with four previews): not one walk's,
+        // but with two pieces left in the bag, a walk for each of their orders, where
+        // those two are known and four unknown.
+        let game = with_bag(decision(empty, None, "LSITJ"), "OZ");
+        assert_eq!(game.reveals(), None);
+        let walks = game.walks().unwrap();
+        let known: Vec<Vec<Piece>> = walks.iter().map(|r| r.known.clone()).collect();
+        assert_eq!(known, [queue_of("LSITJOZ"), queue_of("LSITJZO")]);
+        for reveals in &walks {
+            assert_eq!((reveals.forced, reveals.unknown), (2, 4));
+            assert_eq!(reveals.bag, PieceSet::EMPTY);
+        }
+        // One walk when one answers, none with three left.
+        assert_eq!(open.walks(), Some(vec![open.reveals().unwrap()]));
+        assert_eq!(with_bag(decision(empty, None, "LSIT"), "JOZ").walks(), None);
+        // Without hold, never two.
+        let no_hold_game = Decision {
+            hold_rule: false,
+            ..game
+        };
+        assert_eq!(no_hold_game.walks(), None);
         // Every piece known with the forced one: the walk takes it as one unknown piece
         // of a bag of one.
         let pco = "##.....###/###....###/####...###/###....###";
         let known = with_bag(decision(pco, Some(Piece::I), "TLO"), "J");
         let reveals = known.reveals().unwrap();
-        assert!(!reveals.forced);
+        assert_eq!(reveals.forced, 0);
         assert_eq!((reveals.unknown, reveals.bag), (1, "J".parse().unwrap()));
         // An empty slot with fewer previews than unknown pieces: not the walk's.
         assert_eq!(decision(empty, None, "LSIT").reveals(), None);

@@ -305,7 +305,7 @@ impl Solver {
     /// ```
     pub fn graph_could_answer(&self, position: &Position) -> Result<bool, SolverError> {
         let decision = self.decision(position)?;
-        Ok(decision.field.clear_line() <= 4 && decision.reveals().is_some())
+        Ok(decision.field.clear_line() <= 4 && decision.walks().is_some())
     }
 
     /// Whether a PC field graph of the solver's rules built from the empty field could
@@ -321,11 +321,12 @@ impl Solver {
     /// let options = SolverOptions { preview: 2, ..SolverOptions::default() };
     /// let solver = Solver::with_options(Rules::default(), options)?;
     /// // Two pieces into a PC, two previews: five pieces not known yet, some of them placed
-    /// // before the last is revealed, which only the depth-first search takes.
+    /// // before the last is revealed, which only the depth-first search takes (with two
+    /// // pieces left in the bag, the graph's walks would answer).
     /// let two_in = Position::new("........../........../#........#/###....###".parse()?, O)
     ///     .with_hold(Some(I))
     ///     .with_preview(&[S, T])
-    ///     .with_bag("JZ".parse()?);
+    ///     .with_bag("JLZ".parse()?);
     /// assert!(!solver.graph_could_answer(&two_in)?);
     /// assert!(solver.graph_could_help(&two_in)?);
     /// # Ok::<(), Box<dyn std::error::Error>>(())

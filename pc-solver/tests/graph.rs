@@ -235,6 +235,25 @@ fn empty_hold_slots_and_forced_pieces_rank_as_the_depth_first_search_does() {
     assert!(compared > 60, "{compared}");
 }
 
+/// The hold slot empty, three previews and two pieces left in the bag, on the 8-left
+/// graph's field: five pieces unknown, more than the preview shows, so no single walk
+/// answers; once the first reveal shows one of the bag's two the other is known, so the
+/// walks of both their orders do (as the first decision of a game with four previews on
+/// the full graph, six unknown). They rank as the depth-first search does.
+#[test]
+fn two_pieces_left_in_the_bag_rank_as_the_depth_first_search_does() {
+    let rules = Rules::default();
+    let graph = graph_of(EIGHT_LEFT, 4, &rules);
+    let positions: Vec<Position> = (0..3)
+        .map(|seed| position(EIGHT_LEFT, 4, seed, 1, 3, false))
+        .collect();
+    for position in &positions {
+        assert_eq!(position.bag.len(), 2, "{position:?}");
+    }
+    let compared = compare(&graph, &rules, &positions, false);
+    assert!(compared > 30, "{compared}");
+}
+
 /// A position `placed` pieces into a PC of a seeded stream from `field`: a piece carried in
 /// hold, then `placed` moves with a chance (picked by the seed) made with six pieces in view,
 /// then `preview` pieces in view and the rest of their bag; `None` when the pieces dealt
@@ -283,8 +302,9 @@ fn pieces_in(
 }
 
 /// Ranks positions with a graph and without one, both by the depth-first search (reveals
-/// come between placements of unknown pieces, which the walk does not take); returns how
-/// many moves agreed.
+/// come between placements of unknown pieces, which a walk does not take) unless the bag
+/// has two pieces left (then the graph's walks of both their orders); returns how many
+/// moves agreed.
 fn compare_depth_first(graph: &Arc<PcGraph>, rules: &Rules, positions: &[Position]) -> usize {
     let mut compared = 0;
     for position in positions {
@@ -309,7 +329,15 @@ fn compare_depth_first(graph: &Arc<PcGraph>, rules: &Rules, positions: &[Positio
             .recommend(position)
             .unwrap();
         let without_ms = started.elapsed().as_secs_f64() * 1000.0;
-        assert_eq!(a.engine, Engine::DepthFirst, "{position:?}");
+        // With two pieces left in the bag, the graph's walks of both their orders may
+        // answer.
+        let engine = if with.graph_could_answer(position).unwrap() {
+            assert_eq!(position.bag.len(), 2, "{position:?}");
+            Engine::Graph
+        } else {
+            Engine::DepthFirst
+        };
+        assert_eq!(a.engine, engine, "{position:?}");
         assert_eq!(b.engine, Engine::DepthFirst, "{position:?}");
         assert_eq!(values(&a), values(&b), "{position:?}");
         assert_eq!(with.chance(position).unwrap(), b.chance, "{position:?}");
@@ -320,12 +348,13 @@ fn compare_depth_first(graph: &Arc<PcGraph>, rules: &Rules, positions: &[Positio
         );
         if std::env::var_os("PC_TIMES").is_some() {
             eprintln!(
-                "without {without_ms:.0} ms: {:?} hold {:?} bag {}: {} ({} moves)",
+                "without {without_ms:.0} ms: {:?} hold {:?} bag {}: {} ({} moves, {:?})",
                 position.queue(),
                 position.hold,
                 position.bag,
                 a.chance,
-                a.moves.len()
+                a.moves.len(),
+                a.engine
             );
         }
         compared += a.moves.len();
@@ -600,6 +629,39 @@ fn first_decisions_equal_the_layered_search() {
         );
     }
     assert!(moves > 0);
+}
+
+/// The first decision of a game with four previews on the full graphs of SRS, SRS+ and
+/// hard drop: the hold slot empty, six pieces unknown, two of them the first bag's, which
+/// the walks of both their orders answer. Every move is worth the chance after its
+/// reveal, which single walks of four unknown pieces answer (the bag's last piece then
+/// forced). `PC_STARTS` sets how many (3 by default), `PC_PART=k/n` runs every n-th:
+/// `cargo test -p pc-solver --release --test graph -- --ignored --nocapture first_decisions_with_four_previews`
+#[test]
+#[ignore]
+fn first_decisions_with_four_previews_are_worth_their_first_reveal() {
+    let starts: usize = std::env::var("PC_STARTS").map_or(3, |s| s.parse().unwrap());
+    let (part, parts) = part();
+    let (rule_sets, graphs) = full_graphs();
+    let mut checked = 0;
+    for i in (part..starts).step_by(parts) {
+        let which = i % rule_sets.len();
+        let start = position("", 4, 100 + i as u64, 0, 4, false);
+        assert_eq!(start.bag.len(), 2, "{start:?}");
+        let options = SolverOptions {
+            preview: 4,
+            ..with_graph(&graphs[which])
+        };
+        let solver = || Solver::with_options(rule_sets[which].clone(), options.clone()).unwrap();
+        let moves = check_reveals(&solver, &start);
+        eprintln!(
+            "start {i} (rules {which}): queue {:?}, bag {}: {moves} moves worth their reveal",
+            start.queue(),
+            start.bag
+        );
+        checked += moves;
+    }
+    assert!(checked > 0);
 }
 
 /// Random position `i` of five pieces unknown a few pieces into a PC, on the full graph of

@@ -557,6 +557,11 @@ impl TbpBot {
         let mut player = PcPlayer::new(self.config.rules.clone(), preview)
             .map_err(|e| format!("no PC player ({e}): the heuristic plays"))?
             .with_seed(self.config.seed);
+        if self.config.think_time.is_some() {
+            // Within a think time, the first decision of a game with four previews (six
+            // unknown, seconds for the graph) is sampled.
+            player = player.with_graph_unknown(5);
+        }
         if let Some(graph) = &self.graph {
             player = player
                 .with_graph(graph.clone())

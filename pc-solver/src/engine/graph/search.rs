@@ -21,6 +21,12 @@
 //! not news either). The walk stops at depth `|S|`, where the first unknown piece is the
 //! current one and every unknown piece has been seen ([`Decision::reveals`]).
 //!
+//! When no walk sees every unknown piece in time but the bag has two pieces left, there
+//! is one walk for each order of the two ([`Decision::walks`]), both pieces at the end of
+//! `S`: the first reveal shows one of them and so tells the other, so past the root a walk
+//! sees what the player sees (the states of the next two depths have seen none of
+//! `u1..um`), and what a state wins adds up over the two.
+//!
 //! * At depth `|S|`, a state's value is the set of continuations `u1..um` that make a PC,
 //!   read off the sets of queues that finish its children ([`SuffixMemo`], the same for
 //!   every decision). An empty slot there is as good as holding the first unknown piece.
@@ -60,10 +66,10 @@ use crate::position::Move;
 use ahash::AHashMap;
 use pc_bag::Ratio;
 
-/// Whether the walk answers a decision: its field is one of the graph's and a walk
-/// applies ([`Decision::reveals`]).
+/// Whether the walk answers a decision: its field is one of the graph's and walks apply
+/// ([`Decision::walks`]).
 pub(crate) fn applies(graph: &PcGraph, decision: &Decision) -> bool {
-    decision.reveals().is_some() && graph.find(&decision.field).is_some()
+    decision.walks().is_some() && graph.find(&decision.field).is_some()
 }
 
 /// The values of the states the decision's moves lead to (and of holding into the empty
@@ -77,8 +83,42 @@ pub(crate) fn values(
     two_line: bool,
     ask: Ask<'_>,
 ) -> Option<StateValues> {
-    let reveals = decision.reveals()?;
-    let root = Root::new(graph.find(&decision.field)?, decision, &reveals, two_line);
+    let at = graph.find(&decision.field)?;
+    let walks = decision.walks()?;
+    if let [reveals] = walks.as_slice() {
+        let root = Root::new(at, decision, reveals, two_line);
+        return Some(walk_values(graph, memo, &root, ask));
+    }
+    // Equally likely walks: what a state wins adds up over them, as do their
+    // continuations. Each values every move, since a move certain in one may not be in
+    // another.
+    let mut sum = StateValues {
+        values: AHashMap::new(),
+        hold_first: None,
+        count: 0,
+    };
+    for reveals in &walks {
+        let root = Root::new(at, decision, reveals, two_line);
+        let walked = walk_values(graph, memo, &root, Ask::Every);
+        for (state, won) in walked.values {
+            *sum.values.entry(state).or_insert(0) += won;
+        }
+        if let Some(won) = walked.hold_first {
+            sum.hold_first = Some(sum.hold_first.unwrap_or(0) + won);
+        }
+        sum.count += walked.count;
+    }
+    if let Ask::Only { states, .. } = ask {
+        sum.values.retain(|state, _| states.contains(state));
+        for &state in states {
+            sum.values.entry(state).or_insert(0);
+        }
+    }
+    Some(sum)
+}
+
+/// [`values`] from one walk, of the decision's root `root`.
+fn walk_values(graph: &PcGraph, memo: &mut GraphMemo, root: &Root, ask: Ask<'_>) -> StateValues {
     let next = root.at.0 + 1;
     let (only, stop_when_certain) = match ask {
         Ask::Every => (None, false),
@@ -96,7 +136,7 @@ pub(crate) fn values(
             })
             .collect()
     });
-    let walked = move_values(graph, memo, &root, wanted.as_deref(), stop_when_certain);
+    let walked = move_values(graph, memo, root, wanted.as_deref(), stop_when_certain);
     let mut values: AHashMap<State, u64> = AHashMap::with_capacity(walked.values.len());
     let mut hold_first = None;
     for (s, won) in walked.values {
@@ -110,11 +150,11 @@ pub(crate) fn values(
     for &state in only.unwrap_or_default() {
         values.entry(state).or_insert(0);
     }
-    Some(StateValues {
+    StateValues {
         values,
         hold_first,
         count: walked.count,
-    })
+    }
 }
 
 /// A decision as the walk sees it: a field of the graph, the kind of its hold slot, the
@@ -127,8 +167,8 @@ struct Root {
     code: u8,
     /// The known pieces `S` as indices ([`Reveals::known`]).
     sequence: Vec<u8>,
-    /// Whether the last known piece is forced by the bag (it reveals nothing).
-    forced: bool,
+    /// How many of the last known pieces are the bag's (their reveals tell nothing).
+    forced: usize,
     /// The number of unknown pieces.
     m: usize,
     /// Pieces left in the current bag after the known ones, as bits; 0 when a fresh bag
@@ -531,7 +571,7 @@ struct Walk<'g, 's> {
     root_depth: usize,
     /// The known pieces `S`, as indices: a state of depth `d` places `S[d]`.
     sequence: Vec<u8>,
-    /// 1 when the last known piece is forced by the bag (revealing it tells nothing).
+    /// How many of the last known pieces are the bag's (revealing them tells nothing).
     forced: usize,
     hold_rule: bool,
     /// The number of unknown pieces.
@@ -676,7 +716,7 @@ impl<'g, 's> Walk<'g, 's> {
             base: root.at.0,
             root_depth: root.depth(),
             sequence: root.sequence.clone(),
-            forced: usize::from(root.forced),
+            forced: root.forced,
             hold_rule: root.hold_rule,
             m: root.m,
             last,
@@ -704,7 +744,8 @@ impl<'g, 's> Walk<'g, 's> {
     /// The unknown pieces a state of depth `d` (below the root) has seen.
     #[inline]
     fn seen(&self, d: usize) -> usize {
-        d - self.root_depth - self.forced
+        // The bag's pieces are revealed first: no unknown piece before them.
+        d.saturating_sub(self.root_depth + self.forced)
     }
 
     /// Whether the states of depth `d` have seen every unknown piece (they keep sets of
@@ -1353,6 +1394,9 @@ impl<'g, 's> Walk<'g, 's> {
                     best_of_bytes(&mut row, &set);
                     self.below = set;
                 } else {
+                    // Walks that see two of the bag's pieces first go depth by depth
+                    // ([`values`]): here every depth sees one more piece.
+                    debug_assert_eq!(self.seen(d + 1), seen + 1);
                     let below = self.sums_depth_first(d + 1, child);
                     best_of_runs(&mut row, &below, &self.space.runs[seen]);
                 }
@@ -1487,7 +1531,8 @@ impl<'g, 's> Walk<'g, 's> {
         let seen = self.seen(d);
         let spans = &self.space.spans[seen];
         let width = spans.len();
-        let summed = d > self.root_depth + 1;
+        // Not when the depth saw a piece of the bag's, which tells nothing new.
+        let summed = d > self.root_depth + 1 && seen > self.seen(d - 1);
         let kept = if summed {
             self.space.spans[seen - 1].len()
         } else {
