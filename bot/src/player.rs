@@ -443,7 +443,10 @@ impl PcPlayer {
         // Which engine the solver would answer with decides how this decision is made.
         let engine = self.solver.engine_for(&position).ok();
         let by_graph = engine == Some(Engine::Graph)
-            && unknown_pieces(needed, &position) <= self.graph_unknown;
+            && self
+                .solver
+                .unknown_pieces(&position)
+                .is_ok_and(|unknown| unknown <= self.graph_unknown);
         // The graph answers the first decision of a game too (the hold slot empty).
         if self.exact_opening && !by_graph {
             if let Some(found) = self.opening_move(view, line) {
@@ -964,16 +967,6 @@ impl Player for PcPlayer {
         self.legal(view, decision.mv)
             .or_else(|| Some(Play::from(decision.mv)))
     }
-}
-
-/// How many of the pieces a PC may use (with hold, one more than `needed` placements) the
-/// position does not show: a piece the bag forces counts as shown.
-fn unknown_pieces(needed: u32, position: &Position) -> usize {
-    let shown = 1
-        + position.preview.len()
-        + usize::from(position.hold.is_some())
-        + usize::from(position.bag.len() == 1);
-    (needed as usize + 1).saturating_sub(shown)
 }
 
 #[cfg(test)]

@@ -291,20 +291,22 @@ impl Decision {
     /// [`MAX_WALK_UNKNOWN`] (with the hold rule) pieces not known yet (a piece the bag forces counts as known), and
     /// every one of them revealed before the first of them is placed.
     pub(crate) fn reveals(&self) -> Option<Reveals> {
-        self.reveals_with(self.forced())
+        let forced: Vec<Piece> = self.forced().into_iter().collect();
+        self.reveals_with(&forced)
             // Known with the forced piece, the queue is the known-queue search's; the walk
             // takes it as one unknown piece of a bag of one.
-            .or_else(|| self.reveals_with(None))
+            .or_else(|| self.reveals_with(&[]))
     }
 
-    /// [`Decision::reveals`] with `forced` as the piece the bag forces (if any).
-    fn reveals_with(&self, forced: Option<Piece>) -> Option<Reveals> {
+    /// [`Decision::reveals`] with `bag` as the pieces of the bag known after the queue, in
+    /// their order (the one it forces, or both of two), whose reveals tell nothing.
+    fn reveals_with(&self, bag: &[Piece]) -> Option<Reveals> {
         let known: Vec<Piece> = self
             .hold
             .filter(|_| self.hold_rule)
             .into_iter()
             .chain(self.queue.as_slice().iter().copied())
-            .chain(forced)
+            .chain(bag.iter().copied())
             .collect();
         let needed = self.field.pieces_needed() as usize;
         // Pieces a PC can use: one more than the placements with hold (one may stay held).
@@ -318,12 +320,12 @@ impl Decision {
         };
         ((1..=most).contains(&unknown) && unknown <= self.queue.len()).then_some(Reveals {
             known,
-            forced: usize::from(forced.is_some()),
+            forced: bag.len(),
             unknown,
-            bag: if forced.is_some() {
-                PieceSet::EMPTY
-            } else {
+            bag: if bag.is_empty() {
                 self.bag
+            } else {
+                PieceSet::EMPTY
             },
         })
     }
@@ -343,26 +345,10 @@ impl Decision {
         }
         let mut left = self.bag.iter();
         let (a, b) = (left.next()?, left.next()?);
-        [[a, b], [b, a]]
-            .into_iter()
-            .map(|order| {
-                let known: Vec<Piece> = self
-                    .hold
-                    .into_iter()
-                    .chain(self.queue.as_slice().iter().copied())
-                    .chain(order)
-                    .collect();
-                let needed = self.field.pieces_needed() as usize + 1;
-                let unknown = needed.checked_sub(known.len())?;
-                ((1..=MAX_WALK_UNKNOWN).contains(&unknown) && unknown <= self.queue.len())
-                    .then_some(Reveals {
-                        known,
-                        forced: 2,
-                        unknown,
-                        bag: PieceSet::EMPTY,
-                    })
-            })
-            .collect()
+        Some(vec![
+            self.reveals_with(&[a, b])?,
+            self.reveals_with(&[b, a])?,
+        ])
     }
 
     /// The pieces that can be placed now (the current one, and the held one when it

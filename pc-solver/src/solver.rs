@@ -277,6 +277,31 @@ impl Solver {
         Ok(self.engine(&decision).name())
     }
 
+    /// How many of the pieces a PC from the position may use are not known yet: the
+    /// placements it needs, one more with the hold rule (one may stay held), less the
+    /// pieces in view (the held one, the current one, the preview, and a piece the bag
+    /// state forces). Errors as [`Solver::recommend`].
+    ///
+    /// ```
+    /// use pc_solver::{Position, Rules, Solver, SolverOptions};
+    /// use pc_solver::Piece::*;
+    ///
+    /// // The first decision of a game with five previews, the last piece of the bag forced:
+    /// // ten placements, eleven pieces.
+    /// let solver = Solver::new(Rules::default());
+    /// let five = Position::new(Default::default(), L).with_preview(&[S, I, T, J, O]).with_bag("Z".parse()?);
+    /// assert_eq!(solver.unknown_pieces(&five)?, 4);
+    /// // With four previews.
+    /// let options = SolverOptions { preview: 4, ..SolverOptions::default() };
+    /// let solver = Solver::with_options(Rules::default(), options)?;
+    /// let four = Position::new(Default::default(), L).with_preview(&[S, I, T, J]).with_bag("OZ".parse()?);
+    /// assert_eq!(solver.unknown_pieces(&four)?, 6);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn unknown_pieces(&self, position: &Position) -> Result<usize, SolverError> {
+        Ok(self.decision(position)?.unknown_pieces())
+    }
+
     /// Whether a PC field graph of the solver's rules built from the empty field could
     /// answer the position ([`Engine::Graph`]): its clear line is at most 4 and its
     /// pieces lie as the graph's walk takes them: one to four of the pieces a PC may use
