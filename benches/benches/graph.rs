@@ -4,10 +4,10 @@
 //! and the children found are learnt as the walk meets them), the same decision asked of
 //! a solver that answered it already (remembered), and four other starts asked of one
 //! solver; the first decision of a game (the hold slot empty), a start with four
-//! previews whose next piece the bag forces and one with five pieces unknown; a position
-//! two pieces in with two previews (five unknown, the depth-first search pruned by the
-//! graph); loading the graph file, until it returns and until the lookup tables it makes
-//! on another thread are made; reading it laid out by piece (the page's download,
+//! previews whose next piece the bag forces and one with five pieces unknown; positions
+//! two pieces in with two previews and one in with three (five unknown, the window walk);
+//! loading the graph file, until it returns and until the lookup tables it makes on
+//! another thread are made; reading it laid out by piece (the page's download,
 //! decompressed) and plainly (what the page's cache keeps) from chunks of 64 KiB with
 //! `PcGraph::reader`, until its tables are made; writing it plainly a chunk at a time
 //! (`GraphEncoder`, what the page does for its cache); making what a walk of five unknown
@@ -272,8 +272,8 @@ fn bench_graph(c: &mut Criterion) {
         },
     );
     // Two pieces into a PC, I held, O S T in view (preview 2), J, L and Z left in the
-    // bag: five pieces unknown, some placed before the last is revealed, so the
-    // depth-first search answers, entering only the graph's fields.
+    // bag: five pieces unknown, some placed before the last is revealed, which the
+    // window walk takes.
     let two_in = Position::new(
         "........../........../#........#/###....###"
             .parse()
@@ -292,7 +292,7 @@ fn bench_graph(c: &mut Criterion) {
         Solver::with_options(rules.clone(), options).unwrap()
     };
     let ranking = preview_two().recommend(&two_in).unwrap();
-    assert_eq!(ranking.engine, Engine::DepthFirst);
+    assert_eq!(ranking.engine, Engine::Graph);
     assert_eq!(ranking.chance.to_string(), "115/126");
     group.bench_function(
         "two pieces in, I held, OST, JLZ left (preview 2, five unknown), full ranking, cold",
@@ -320,6 +320,72 @@ fn bench_graph(c: &mut Criterion) {
                 black_box(
                     preview_two()
                         .recommend(black_box(&two_left))
+                        .unwrap()
+                        .moves
+                        .len(),
+                )
+            })
+        },
+    );
+    // The slowest under SRS of the 100 positions of the ignored test
+    // `five_unknown_a_few_pieces_in_equal_the_depth_first_search` (position 72): two pieces
+    // in, O held, S L S in view, a bag of six left after them.
+    let slowest = Position::new(
+        "...#....../...#....../...#....#./...#...###"
+            .parse()
+            .unwrap(),
+        Piece::S,
+    )
+    .with_hold(Some(Piece::O))
+    .with_preview(&pieces("LS"))
+    .with_bag("IJLOTZ".parse().unwrap());
+    let ranking = preview_two().recommend(&slowest).unwrap();
+    assert_eq!(ranking.engine, Engine::Graph);
+    assert_eq!(ranking.chance.to_string(), "311/720");
+    group.bench_function(
+        "two pieces in, O held, SLS, IJLOTZ left (preview 2, five unknown), full ranking, cold",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    preview_two()
+                        .recommend(black_box(&slowest))
+                        .unwrap()
+                        .moves
+                        .len(),
+                )
+            })
+        },
+    );
+    // One piece into a PC (Z at the left), S held, L J J T in view (preview 3), I L O S Z
+    // left: five unknown, the window walk of four pieces in view (the slowest under SRS of
+    // the ignored test `one_piece_in_with_three_previews_equals_the_depth_first_search`).
+    let one_in = Position::new(
+        "........../........../##......../.##......."
+            .parse()
+            .unwrap(),
+        Piece::L,
+    )
+    .with_hold(Some(Piece::S))
+    .with_preview(&pieces("JJT"))
+    .with_bag("ILOSZ".parse().unwrap());
+    let preview_three = || {
+        let options = SolverOptions {
+            graph: Some(graph.clone()),
+            preview: 3,
+            ..SolverOptions::default()
+        };
+        Solver::with_options(rules.clone(), options).unwrap()
+    };
+    let ranking = preview_three().recommend(&one_in).unwrap();
+    assert_eq!(ranking.engine, Engine::Graph);
+    assert_eq!(ranking.chance.to_string(), "19/20");
+    group.bench_function(
+        "one piece in, S held, LJJT, ILOSZ left (preview 3, five unknown), full ranking, cold",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    preview_three()
+                        .recommend(black_box(&one_in))
                         .unwrap()
                         .moves
                         .len(),

@@ -11,6 +11,7 @@
 
 use crate::decision::{Decision, MAX_PREVIEW};
 use crate::engine::Engine;
+use crate::engine::graph::window;
 use crate::error::SolverError;
 use crate::options::SolverOptions;
 use crate::position::{Move, Position};
@@ -314,12 +315,14 @@ impl Solver {
         Ok(room)
     }
 
-    /// Whether the solver answers a decision quickly: every piece in view, or at most
-    /// [`QUICK_UNKNOWN`] unknown for the graph's walk or the layered search.
+    /// Whether the solver answers a decision quickly: every piece in view, at most
+    /// [`QUICK_UNKNOWN`] unknown for the graph's walk or the layered search, or the graph's
+    /// window walk (a few pieces into a PC, a fraction of a second).
     fn is_quick(&self, decision: &Decision) -> bool {
         match self.engine(decision).name() {
             Engine::KnownQueue => true,
-            Engine::Graph | Engine::Layered => decision.unknown_pieces() <= QUICK_UNKNOWN,
+            Engine::Graph => decision.unknown_pieces() <= QUICK_UNKNOWN || window::takes(decision),
+            Engine::Layered => decision.unknown_pieces() <= QUICK_UNKNOWN,
             Engine::DepthFirst => decision.fully_known() || decision.unknown_pieces() <= 2,
         }
     }

@@ -8,6 +8,7 @@ use crate::engine::answer::Answerer;
 use crate::engine::context::Context;
 use crate::engine::depth_first::DepthFirstSearch;
 use crate::engine::graph::search::GraphWalk;
+use crate::engine::graph::window;
 use crate::engine::graph::{GraphError, PcGraph};
 use crate::engine::known::{KnownQueue, KnownSolver};
 use crate::engine::layered::LayeredSearch;
@@ -304,15 +305,16 @@ impl Solver {
 
     /// Whether a PC field graph of the solver's rules built from the empty field could
     /// answer the position ([`Engine::Graph`]): its clear line is at most 4 and its
-    /// pieces lie as the graph's walk takes them: one to four of the pieces a PC may use
+    /// pieces lie as the graph's walks take them: one to four of the pieces a PC may use
     /// are not known yet, or five with the hold rule (a piece the bag state forces counts
-    /// as known), and the preview
-    /// shows that many pieces at least, with the hold slot filled or empty. Only the graph
-    /// knows whether the field is one of its own; this tells, without one, whether loading
-    /// it can help.
+    /// as known), and the preview shows that many pieces at least, with the hold slot
+    /// filled or empty; or, a few pieces into a PC with the hold slot filled (or no hold
+    /// rule), one to four pieces in view and up to five unknown. Only the graph knows
+    /// whether the field is one of its own; this tells, without one, whether loading it
+    /// can help.
     ///
     /// ```
-    /// use pc_solver::{Position, Rules, Solver};
+    /// use pc_solver::{Position, Rules, Solver, SolverOptions};
     /// use pc_solver::Piece::*;
     ///
     /// let solver = Solver::new(Rules::default());
@@ -326,11 +328,21 @@ impl Solver {
     ///     .with_hold(Some(I))
     ///     .with_preview(&[L, O, S, J, Z]);
     /// assert!(!solver.graph_could_answer(&pco)?);
+    /// // Two pieces into a PC, two previews: five unknown, some placed before the last
+    /// // of them shows.
+    /// let options = SolverOptions { preview: 2, ..SolverOptions::default() };
+    /// let two_previews = Solver::with_options(Rules::default(), options)?;
+    /// let two_in = Position::new("........../........../#........#/###....###".parse()?, O)
+    ///     .with_hold(Some(I))
+    ///     .with_preview(&[S, T])
+    ///     .with_bag("JLZ".parse()?);
+    /// assert!(two_previews.graph_could_answer(&two_in)?);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn graph_could_answer(&self, position: &Position) -> Result<bool, SolverError> {
         let decision = self.decision(position)?;
-        Ok(decision.field.clear_line() <= 4 && decision.walks().is_some())
+        Ok(decision.field.clear_line() <= 4
+            && (decision.walks().is_some() || window::takes(&decision)))
     }
 
     /// Whether a PC field graph of the solver's rules built from the empty field could
@@ -343,17 +355,13 @@ impl Solver {
     /// use pc_solver::{Position, Rules, Solver, SolverOptions};
     /// use pc_solver::Piece::*;
     ///
-    /// let options = SolverOptions { preview: 2, ..SolverOptions::default() };
+    /// let options = SolverOptions { preview: 3, ..SolverOptions::default() };
     /// let solver = Solver::with_options(Rules::default(), options)?;
-    /// // Two pieces into a PC, two previews: five pieces not known yet, some of them placed
-    /// // before the last is revealed, which only the depth-first search takes (with two
-    /// // pieces left in the bag, the graph's walks would answer).
-    /// let two_in = Position::new("........../........../#........#/###....###".parse()?, O)
-    ///     .with_hold(Some(I))
-    ///     .with_preview(&[S, T])
-    ///     .with_bag("JLZ".parse()?);
-    /// assert!(!solver.graph_could_answer(&two_in)?);
-    /// assert!(solver.graph_could_help(&two_in)?);
+    /// // The start of a PC with three previews: six pieces not known yet, more than the
+    /// // graph's walks take, so the depth-first search answers (it takes hours).
+    /// let start = Position::new(Default::default(), J).with_hold(Some(I)).with_preview(&[L, O, S]);
+    /// assert!(!solver.graph_could_answer(&start)?);
+    /// assert!(solver.graph_could_help(&start)?);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn graph_could_help(&self, position: &Position) -> Result<bool, SolverError> {

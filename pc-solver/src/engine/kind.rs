@@ -13,6 +13,8 @@ pub enum Engine {
     /// before the first of them is placed, the hold slot filled or empty. The first
     /// decisions of every PC from an empty field with four or five previews are of this
     /// kind, the first of a game included (five unknown pieces cost the most: seconds).
+    /// Also, a few pieces into a PC, decisions with one to four pieces in view and more
+    /// unknown (up to five) than that, the hold slot filled (the window walk).
     Graph,
     /// The known-queue search: every piece the PC can use is in view (and the hold slot
     /// filled or no hold into an empty slot is possible), so each move's chance is 0 or 1.

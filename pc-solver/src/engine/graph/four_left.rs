@@ -121,6 +121,38 @@ impl FourLeft {
         &self.links[self.starts[class as usize] as usize..self.starts[class as usize + 1] as usize]
     }
 
+    /// Adds to `queues` the queues of four pieces that finish the fields of class `class`
+    /// with `hold` in the slot: word `8 * p + a` holds the queues `p a b x` as bits
+    /// `8 * b + x`. A move (piece `p`, child of class `c` three pieces from a PC, read in
+    /// `three`) adds after `p` what finishes `c` with `hold`, and when the held piece may be
+    /// placed (`p` is `hold`, with the hold rule), after each other piece `u` what finishes
+    /// `c` holding `u`. A class has a few moves, so this costs less than keeping the queues
+    /// of every class asked for.
+    pub(crate) fn add_queues(
+        &self,
+        three: &ThreeLeft,
+        hold_rule: bool,
+        class: u32,
+        hold: u8,
+        queues: &mut [u64; 64],
+    ) {
+        let mut add = |after: u8, finishes: &[u64; 8]| {
+            let words = &mut queues[8 * usize::from(after)..][..8];
+            for (w, f) in words.iter_mut().zip(finishes) {
+                *w |= f;
+            }
+        };
+        for (piece, child) in self.links(class).iter().filter_map(|&l| unlink(l)) {
+            let finishes = three.finishes(child);
+            add(piece, &finishes[usize::from(hold)]);
+            if hold_rule && piece == hold {
+                for u in (0..7u8).filter(|&u| u != hold) {
+                    add(u, &finishes[usize::from(u)]);
+                }
+            }
+        }
+    }
+
     /// The number of classes.
     #[cfg(test)]
     pub(crate) fn classes(&self) -> usize {

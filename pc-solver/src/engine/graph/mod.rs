@@ -101,6 +101,7 @@ pub(crate) mod search;
 mod starts;
 pub(crate) mod suffix;
 mod three_left;
+pub(crate) mod window;
 
 pub use build::{BuildProgress, BuildStage};
 pub use encoder::GraphEncoder;

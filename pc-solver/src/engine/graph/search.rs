@@ -67,9 +67,10 @@ use ahash::AHashMap;
 use pc_bag::Ratio;
 
 /// Whether the walk answers a decision: its field is one of the graph's and walks apply
-/// ([`Decision::walks`]).
+/// ([`Decision::walks`]), or the window walk does ([`super::window`]).
 pub(crate) fn applies(graph: &PcGraph, decision: &Decision) -> bool {
-    decision.walks().is_some() && graph.find(&decision.field).is_some()
+    (decision.walks().is_some() && graph.find(&decision.field).is_some())
+        || super::window::applies(graph, decision)
 }
 
 /// The values of the states the decision's moves lead to (and of holding into the empty
@@ -84,7 +85,9 @@ pub(crate) fn values(
     ask: Ask<'_>,
 ) -> Option<StateValues> {
     let at = graph.find(&decision.field)?;
-    let walks = decision.walks()?;
+    let Some(walks) = decision.walks() else {
+        return super::window::values(graph, memo, decision, two_line, ask);
+    };
     if let [reveals] = walks.as_slice() {
         let root = Root::new(at, decision, reveals, two_line);
         return Some(walk_values(graph, memo, &root, ask));
@@ -534,9 +537,6 @@ type Count = u16;
 /// The most words of a set: a byte for each prefix of four pieces a bag can give (at most
 /// `7 * 6 * 5 * 4`).
 const MAX_WORDS: usize = 105;
-
-/// Every piece, as the first of a queue.
-const ALL_FIRSTS: [u8; 7] = [0, 1, 2, 3, 4, 5, 6];
 
 /// Where each distinct set is in a walk's arena, found by the set's hash: many states of
 /// the last depth win the same continuations, and the sets stay in the arena alone (a
@@ -1270,34 +1270,11 @@ impl<'g, 's> Walk<'g, 's> {
     }
 
     /// Adds to `into` the queues of four pieces that finish the fields of class `class`
-    /// ([`FourLeft`](super::four_left::FourLeft)) with `hold` in the slot: word `8 * p + w`
-    /// holds word `w` of the queues of three after the first piece `p`. A move (piece `p`,
-    /// child of class `c` three pieces from a PC) adds after `p` what finishes `c` with
-    /// `hold`, and when the held piece may be placed (`p` is `hold`), after each other piece
-    /// `u` what finishes `c` holding `u`. A class has a few moves, so this costs less than
-    /// keeping the queues of every class asked for.
+    /// ([`FourLeft`](super::four_left::FourLeft)) with `hold` in the slot
+    /// ([`FourLeft::add_queues`](super::four_left::FourLeft::add_queues)).
     fn add_four_queues(&self, class: u32, hold: u8, into: &mut [u64; 64]) {
-        let three = self.three_left();
-        let mut add = |after: u8, finishes: &[u64; 8]| {
-            let words = &mut into[8 * usize::from(after)..][..8];
-            for (w, f) in words.iter_mut().zip(finishes) {
-                *w |= f;
-            }
-        };
-        for (piece, child) in self
-            .four_left()
-            .links(class)
-            .iter()
-            .filter_map(|&l| unlink(l))
-        {
-            let finishes = three.finishes(child);
-            add(piece, &finishes[usize::from(hold)]);
-            if self.hold_rule && piece == hold {
-                for u in ALL_FIRSTS.into_iter().filter(|&u| u != hold) {
-                    add(u, &finishes[usize::from(u)]);
-                }
-            }
-        }
+        self.four_left()
+            .add_queues(self.three_left(), self.hold_rule, class, hold, into);
     }
 
     /// Where set `set` is in the arena, put there if it is new ([`NO_SET`] for no
