@@ -452,7 +452,9 @@ fn main() {
         // in them one at a time, so it has them made beside the load.
         let walked = unknown <= position.queue().len();
         if let Some(graph) = cli.graph.load(&rules, &cli.rules.build_hint(), !walked) {
-            if walked && unknown >= 5 {
+            // The walk of five unknown and the window walk of four in view read the classes
+            // of the fields four pieces from a PC.
+            if unknown >= 5 && (walked || position.queue().len() == 4) {
                 cli.graph.prepare_five_unknown(&rules, &graph);
             }
             let with_graph = SolverOptions {

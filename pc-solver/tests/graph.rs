@@ -857,8 +857,8 @@ fn one_piece_in_with_three_previews_equals_the_depth_first_search() {
 /// than the window walk takes: each draw adds pieces to the preview until a walk answers,
 /// and the estimate is never below the exact chance by more than four standard errors.
 /// The exact chance is the best move's average over the piece it reveals of the chance
-/// after that (five unknown, which the window walk answers). Prints each (`PC_POSITIONS`,
-/// default 30):
+/// after that (five unknown, which the window walk answers). Positions whose bag forces the
+/// next piece (five unknown) are left out. Prints each (`PC_POSITIONS`, default 30):
 /// `cargo test -p pc-solver --release --test graph -- --ignored --nocapture estimates_a_few`
 #[test]
 #[ignore]
@@ -875,7 +875,9 @@ fn estimates_a_few_pieces_in_bound_the_exact_chance() {
             ..with_graph(&graphs[which])
         };
         let mut solver = Solver::with_options(rule_sets[which].clone(), options).unwrap();
-        assert_eq!(solver.unknown_pieces(&at).unwrap(), 6, "{at:?}");
+        if solver.unknown_pieces(&at).unwrap() < 6 {
+            continue; // the bag forces the next piece: the window walk answers
+        }
         let started = std::time::Instant::now();
         let asked = pc_solver::EstimateOptions {
             samples: 32,
@@ -889,8 +891,11 @@ fn estimates_a_few_pieces_in_bound_the_exact_chance() {
         let worth = |mv: Move, solver: &mut Solver| {
             let chances = bag.continuations(1).unwrap().map(|(revealed, p)| {
                 let after = at.after(mv, &revealed.to_vec()).unwrap();
-                assert_eq!(solver.engine_for(&after).unwrap(), Engine::Graph);
-                solver.chance(&after).unwrap().checked_mul(p).unwrap()
+                let chance = solver.chance(&after).unwrap();
+                // The window walk, or a field the graph does not have: no PC from it.
+                let by_graph = solver.engine_for(&after).unwrap() == Engine::Graph;
+                assert!(by_graph || chance.is_zero(), "{after:?}");
+                chance.checked_mul(p).unwrap()
             });
             Ratio::checked_sum(chances.collect::<Vec<_>>()).unwrap()
         };
@@ -912,6 +917,7 @@ fn estimates_a_few_pieces_in_bound_the_exact_chance() {
         assert!(gap > -4.0 * estimate.chance.std_error - 1e-9, "{i}: {gap}");
         gaps.push(gap);
     }
+    assert!(gaps.len() > count / 2, "{} of {count}", gaps.len());
     gaps.sort_by(f64::total_cmp);
     eprintln!(
         "gap: median {:.4}, max {:.4}",
