@@ -784,12 +784,14 @@ fn five_unknown_in(
 }
 
 /// Random positions with five pieces unknown a few pieces into a PC (two or three placed,
-/// the hold slot filled, previews 2 and 1; one placed with three previews takes the
-/// search without a graph minutes) on the full graphs of SRS, SRS+ and hard drop:
-/// every move's chance with the graph equals the depth-first search's without it.
+/// the hold slot filled, previews 2 and 1: the window walk, or the walks of both orders of
+/// the bag's last two; one placed with three previews takes the search without a graph
+/// minutes, `one_piece_in_with_three_previews_equals_the_depth_first_search`) on the full
+/// graphs of SRS, SRS+ and hard drop: every move's chance with the graph equals the
+/// depth-first search's without it.
 /// `PC_POSITIONS` sets how many (100 by default), `PC_PART=k/n` runs every n-th from the
 /// k-th, `PC_TIMES=1` prints each one's times:
-/// `PC_TIMES=1 cargo test -p pc-solver --release --test graph -- --ignored --nocapture a_few_pieces_in`
+/// `PC_TIMES=1 cargo test -p pc-solver --release --test graph -- --ignored --nocapture five_unknown_a_few`
 #[test]
 #[ignore]
 fn five_unknown_a_few_pieces_in_equal_the_depth_first_search() {
