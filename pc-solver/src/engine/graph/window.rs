@@ -224,8 +224,8 @@ fn entry_of(pieces: &[u8]) -> usize {
     pieces.iter().fold(0, |e, &p| e * 7 + usize::from(p))
 }
 
-/// A number of continuations in a row: below the root at most four pieces are revealed
-/// ([`MAX_WINDOW_UNKNOWN`] less the root's), at most `7^4`.
+/// A number of continuations: of at most [`MAX_WINDOW_UNKNOWN`] pieces, at most
+/// `7 * 6 * 5 * 4 * 3` (a bag gives each piece once).
 type Count = u16;
 
 /// The most entries of a row: `7^(MAX_WINDOW - 1)`.
@@ -365,7 +365,7 @@ impl<'g, 'm> Window<'g, 'm> {
         let left = self.pc_layer - layer;
         let mut raise = |tail: &Tail, won: u64| {
             let best = &mut row[usize::from(tail.entry)];
-            *best = (*best).max(Count::try_from(won).expect("at most 7^4 continuations"));
+            *best = (*best).max(Count::try_from(won).expect("at most 2,520 continuations"));
         };
         if self.two_line_at == Some((layer, field)) || left < w {
             // A PC: every continuation after the window is won.
