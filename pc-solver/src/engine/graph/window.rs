@@ -260,13 +260,14 @@ struct Window<'g, 'm> {
     two_line_at: Option<(usize, u32)>,
     /// Where each row is in `arena`, by [`row_key`].
     rows: AHashMap<u64, u32>,
+    /// The rows, each distinct one once ([`Window::keep`]).
     arena: Vec<Count>,
+    /// Where a row is in `arena`, by its hash.
+    distinct: AHashMap<u64, u32>,
+    hasher: ahash::RandomState,
     /// The ways the unknown rest of a window can read, by the bag before it and its
     /// length (`4 * bag + length`), made once.
     tails: Vec<Option<Rc<[Tail]>>>,
-    /// With four in view: the queues of four pieces that finish the fields of a class four
-    /// pieces from a PC, by class and held piece ([`FourLeft::add_queues`]).
-    four_queues: AHashMap<(u32, u8), Box<[u64; 64]>>,
 }
 
 /// A row's key: the field (layer, index), the held piece, the bag before the window and
@@ -305,8 +306,9 @@ impl<'g, 'm> Window<'g, 'm> {
             two_line_at: two_line.then(|| graph.two_line_field()).flatten(),
             rows: AHashMap::new(),
             arena: Vec::new(),
+            distinct: AHashMap::new(),
+            hasher: ahash::RandomState::new(),
             tails: vec![None; 4 * 128],
-            four_queues: AHashMap::new(),
         }
     }
 
@@ -380,12 +382,20 @@ impl<'g, 'm> Window<'g, 'm> {
         }
         if left == w {
             // The window (and the next piece) is all it places.
+            let finishes = self.finishes(node);
             let mut window = [0u8; MAX_WINDOW - 1];
             window[..known.len()].copy_from_slice(known);
             for tail in tails {
                 window[known.len()..w - 1].copy_from_slice(&tail.pieces[..unknown]);
-                let finishes = self.finishes(node, &window[..w - 1]);
-                raise(tail, u64::from((finishes & tail.next).count_ones()));
+                // The window but its last two pieces names the word, the second last the byte.
+                let (word, byte) = match window[..w - 1] {
+                    [] => (0, 0),
+                    [ref first @ .., last] => {
+                        (first.iter().fold(0, |e, &p| e * 8 + usize::from(p)), last)
+                    }
+                };
+                let last = (finishes[word] >> (8 * byte)) as u8 & 0x7f;
+                raise(tail, u64::from((last & tail.next).count_ones()));
             }
             return;
         }
@@ -429,35 +439,25 @@ impl<'g, 'm> Window<'g, 'm> {
         }
     }
 
-    /// The last pieces `x` such that the window `window, x` finishes state `node` (`w`
-    /// pieces from a PC), as bits.
-    fn finishes(&mut self, (layer, field, hold): Node, window: &[u8]) -> u8 {
-        let set = match *window {
-            [] => self
-                .suffixes
-                .small(&self.graph.layers, layer, field, hold, 1),
-            [a] => {
-                self.suffixes
-                    .small(&self.graph.layers, layer, field, hold, 2)
-                    >> (8 * a)
-            }
-            [a, b] => {
+    /// The windows that finish state `node` (`w` pieces from a PC), base 8: word `e` holds,
+    /// for the windows whose pieces but the last two read `e`, the last two `b x` as bit
+    /// `8 * b + x` (one piece: bit `x` of word 0).
+    fn finishes(&mut self, (layer, field, hold): Node) -> [u64; 64] {
+        let mut words = [0u64; 64];
+        let layers = &self.graph.layers;
+        match self.w {
+            1 | 2 => words[0] = self.suffixes.small(layers, layer, field, hold, self.w),
+            3 => {
                 let three = self.three.expect("checked by `finishes_known`");
-                three.finishes(three.class(field))[usize::from(hold)][usize::from(a)] >> (8 * b)
+                words[..8].copy_from_slice(&three.finishes(three.class(field))[usize::from(hold)]);
             }
-            [a, b, c, ..] => {
+            _ => {
                 let four = self.four.expect("checked by `values_with`");
-                let class = four.class(field);
-                let queues = self.four_queues.entry((class, hold)).or_insert_with(|| {
-                    let three = self.three.expect("checked by `finishes_known`");
-                    let mut queues = Box::new([0u64; 64]);
-                    four.add_queues(three, self.hold_rule, class, hold, &mut queues);
-                    queues
-                });
-                queues[8 * usize::from(a) + usize::from(b)] >> (8 * c)
+                let three = self.three.expect("checked by `finishes_known`");
+                four.add_queues(three, self.hold_rule, four.class(field), hold, &mut words);
             }
-        };
-        (set & 0x7f) as u8
+        }
+        words
     }
 
     /// Where the row of state `node` with the bag `bag` before its window and `known` the
@@ -527,10 +527,26 @@ impl<'g, 'm> Window<'g, 'm> {
                 }
             }
         }
-        let width = 7usize.pow((w - known.len()) as u32);
-        let at = self.arena.len() as u32;
-        self.arena.extend_from_slice(&row[..width]);
+        let at = self.keep(&row[..7usize.pow((w - known.len()) as u32)]);
         self.rows.insert(key, at);
+        at
+    }
+
+    /// Where `row` is in the arena, put there unless the same row is: many states win
+    /// alike (most rows far from a PC win nothing), and with four in view the rows are the
+    /// walk's largest table.
+    fn keep(&mut self, row: &[Count]) -> u32 {
+        let hash = self.hasher.hash_one(row);
+        if let Some(&at) = self.distinct.get(&hash) {
+            let at_row = self.arena.get(at as usize..at as usize + row.len());
+            if at_row == Some(row) {
+                return at;
+            }
+        }
+        let at = self.arena.len() as u32;
+        self.arena.extend_from_slice(row);
+        // A different row with the same hash (rare) is kept twice instead.
+        self.distinct.entry(hash).or_insert(at);
         at
     }
 }
