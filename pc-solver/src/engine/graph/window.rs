@@ -32,7 +32,7 @@ use super::memo::GraphMemo;
 use super::pc_graph::PcGraph;
 use super::suffix::SuffixMemo;
 use super::three_left::ThreeLeft;
-use crate::decision::{Decision, EMPTY_HOLD, State, drawable};
+use crate::decision::{Decision, EMPTY_HOLD, State, drawable, pieces_in};
 use crate::engine::walk::{Ask, StateValues};
 use ahash::AHashMap;
 use smallvec::SmallVec;
@@ -212,10 +212,10 @@ fn continuations(bag: u8, len: usize) -> u64 {
         .sum()
 }
 
-/// The pieces of the bits of `set`, in order.
+/// The pieces of the bits of `set`, in order, as indices ([`pieces_in`]).
 #[inline]
 fn pieces_of(set: u8) -> impl Iterator<Item = u8> {
-    (0..7u8).filter(move |&p| set >> p & 1 == 1)
+    pieces_in(set).map(|p| p.index() as u8)
 }
 
 /// The entry of the pieces `pieces` in a row: base 7, the first most significant.
@@ -369,14 +369,17 @@ impl<'g, 'm> Window<'g, 'm> {
             let best = &mut row[usize::from(tail.entry)];
             *best = (*best).max(Count::try_from(won).expect("at most 2,520 continuations"));
         };
-        if self.two_line_at == Some((layer, field)) || left < w {
-            // A PC: every continuation after the window is won.
+        // A state's window is all in view before it places the last of it: a decision has
+        // more unknown pieces than in view, so its states are never nearer a PC than that.
+        debug_assert!(left >= w, "{left} pieces left, {w} in view");
+        if self.two_line_at == Some((layer, field)) {
+            // A 2-line PC: every continuation after the window is won.
             let after = known.iter().fold(bag, |b, &p| draw(b, p));
             for tail in tails {
                 let after = tail.pieces[..unknown]
                     .iter()
                     .fold(after, |b, &p| draw(b, p));
-                raise(tail, continuations(after, left.saturating_sub(w) + 1));
+                raise(tail, continuations(after, left - w + 1));
             }
             return;
         }
