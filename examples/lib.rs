@@ -260,7 +260,7 @@ impl GraphArgs {
     /// there. A file that cannot be used is said on stderr, and the answer comes without a
     /// graph; with none cached, stderr says how to make one. With `large_tables_now`, the
     /// lookup tables of its largest layers are made after the load ([`PcGraph::load`]),
-    /// for a process that asks many questions; else by the first lookup that needs one
+    /// for a process that asks many questions; else by the lookups once they are many
     /// ([`PcGraph::load_large_tables_when_needed`]), for one that asks a ranking or two.
     pub fn load(
         &self,

@@ -447,10 +447,11 @@ fn main() {
     let unknown = unknown_pieces(&position, rules.hold);
     let worth_it = unknown >= 3;
     if worth_it && solver.graph_could_help(&position).unwrap_or(false) {
-        // The graph's walk (every unknown piece revealed before the first is placed) needs
-        // none of the tables of the largest layers; the depth-first search looks fields up
-        // in them one at a time, so it has them made beside the load.
-        let walked = unknown <= position.queue().len();
+        // The graph's walks (every unknown piece revealed before the first is placed, or a
+        // window of the pieces in view) follow the graph's edges and need none of the tables
+        // of the largest layers; the depth-first search looks fields up in them one at a
+        // time, so it has them made beside the load.
+        let walked = solver.graph_could_answer(&position).unwrap_or(false);
         if let Some(graph) = cli.graph.load(&rules, &cli.rules.build_hint(), !walked) {
             // The walk of five unknown and the window walk of four in view read the classes
             // of the fields four pieces from a PC.

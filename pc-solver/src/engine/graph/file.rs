@@ -278,7 +278,7 @@ pub(crate) fn decode(bytes: &[u8], rules: RulesId) -> Result<PcGraph, GraphError
 }
 
 /// [`decode`], the tables of layers of more than `later` fields made on another thread (or,
-/// when not `large_tables`, by the first lookup that needs one).
+/// when not `large_tables`, by the lookups once they are many: `Layer::table_when_needed`).
 fn decode_with(
     bytes: &[u8],
     rules: RulesId,
@@ -433,7 +433,7 @@ fn largest_first(entries: &[Entry]) -> Vec<usize> {
 /// The graph of the decoded layers, checked to start where the header says: each layer's
 /// index made on whichever thread is free, the largest first, but the tables of layers of
 /// more than `later` fields, which a thread of their own makes after, or, when not
-/// `large_tables`, the first lookup that needs one.
+/// `large_tables`, the lookups once they are many.
 pub(super) fn finish(
     start: u64,
     rules: RulesId,
@@ -749,10 +749,11 @@ impl PcGraph {
     }
 
     /// [`PcGraph::load`], but the lookup tables of the largest layers are left to the
-    /// first lookup that needs one (made then, on the caller's thread) instead of made
-    /// after the load: tens of megabytes less for a process that asks for full rankings
-    /// only, which need none, such as one that answers one position. Errors as
-    /// [`PcGraph::load`].
+    /// lookups that need them instead of made after the load: a layer's table is made (on
+    /// the caller's thread) once it has been looked up as many times as it has fields,
+    /// and until then fields are found by binary search. Tens of megabytes less for a
+    /// process that answers one position or a few: the graph's walks look up few fields
+    /// or none. Errors as [`PcGraph::load`].
     pub fn load_large_tables_when_needed(
         path: &std::path::Path,
         rules: &Rules,
@@ -929,7 +930,7 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn tables_left_to_the_first_lookup_find_the_same_fields() {
+    fn tables_left_to_the_lookups_find_the_same_fields() {
         let (graph, bytes) = two_line();
         let lazy = decode_with(bytes, id(), 0, false).unwrap();
         assert_eq!(&lazy, graph);
@@ -946,7 +947,7 @@ pub(super) mod tests {
                 );
             }
         }
-        assert!(lazy.is_indexed(), "each lookup made its layer's table");
+        assert!(lazy.is_indexed(), "the lookups made each layer's table");
     }
 
     #[test]
@@ -984,7 +985,7 @@ pub(super) mod tests {
         graph.save_by_piece(&path).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), *bytes);
         assert_eq!(&PcGraph::load(&path, &Rules::default()).unwrap(), graph);
-        // Every layer's table left to its first lookup: the same graph, no table made.
+        // Every layer's table left to the lookups: the same graph, no table made.
         let lazy = load_with(&path, id(), 0, false).unwrap();
         assert_eq!(&lazy, graph);
         assert!(!lazy.is_indexed());

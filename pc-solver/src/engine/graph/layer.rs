@@ -3,6 +3,7 @@
 use super::edge::NO_CHILD;
 use super::edge::{edge_move, edge_piece, unlink};
 use super::{lookup, moves, starts};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The most fields a layer may have (a limit of the format).
@@ -43,9 +44,12 @@ pub(crate) struct Layer {
     /// are two reads ([`for_each_child`]).
     pub(super) link_starts: Vec<u32>,
     pub(super) links: Vec<u32>,
-    /// Whether the table is made by the first lookup that needs it (when no thread makes
-    /// it after the load: see [`Layer::table_when_needed`]).
+    /// Whether the table is made by the lookups that need it (when no thread makes it after
+    /// the load: see [`Layer::table_when_needed`]).
     lazy: bool,
+    /// The lookups without the table so far, while it is left to them (shared by clones,
+    /// as the table is).
+    lookups: Arc<AtomicUsize>,
 }
 
 /// The fewest keys [`Layer::find_many`] sorts to find them in one pass when the layer has
@@ -87,6 +91,7 @@ impl Layer {
             link_starts: Vec::new(),
             links: Vec::new(),
             lazy: false,
+            lookups: Arc::default(),
         }
     }
 
@@ -113,18 +118,25 @@ impl Layer {
         self.table.get().is_some()
     }
 
-    /// Leaves the table to the first lookup that needs it ([`Layer::find`],
-    /// [`Layer::find_many`]), for a reader short of memory: most walks never ask.
+    /// Leaves the table to the lookups that need it ([`Layer::find`], [`Layer::find_many`]):
+    /// made once they are as many as the layer's fields, for a reader short of memory:
+    /// most walks never ask that many.
     pub(crate) fn table_when_needed(&mut self) {
         self.lazy = lookup::KeyTable::fits(self.len());
     }
 
-    /// The table: made, or made now when it is left to the first lookup.
+    /// The table: made, or made now when it is left to the lookups and they have been as
+    /// many as the layer's fields. A walk that looks up a few fields of a large layer (a
+    /// window walk's children) then never pays for a table (making one takes longer than
+    /// its lookups without it), and a search that looks up many more makes it once.
     #[inline]
     fn table(&self) -> Option<&lookup::KeyTable> {
         match self.table.get() {
             Some(table) => Some(table),
-            None if self.lazy => Some(self.make_table()),
+            None if self.lazy => {
+                let before = self.lookups.fetch_add(1, Ordering::Relaxed);
+                (before >= self.len()).then(|| self.make_table())
+            }
             None => None,
         }
     }
@@ -368,5 +380,40 @@ mod tests {
                 prop_assert_eq!(in_run, expected, "key {} in runs", key);
             }
         }
+    }
+
+    /// A table left to the lookups: fewer lookups than fields find them by the samples
+    /// and make none; the lookup after as many as the layer's fields makes it; the answers
+    /// are the same throughout.
+    #[test]
+    fn a_table_left_to_the_lookups_is_made_once_they_are_as_many_as_the_fields() {
+        let keys: Vec<u64> = (0..1000u64).map(|i| i * 3 + 1).collect();
+        let mut layer = Layer::without_table(keys.clone(), vec![0; keys.len()], Vec::new());
+        layer.table_when_needed();
+        let expected = |key: u64| keys.binary_search(&key).ok().map(|i| i as u32);
+        // Keys of fields and keys of none, as many lookups as fields.
+        for key in (0..keys.len() as u64).map(|i| i * 3 + i % 2) {
+            assert_eq!(layer.find(key), expected(key), "key {key}");
+        }
+        assert!(
+            !layer.has_table(),
+            "a table made before the lookups were many"
+        );
+        let mut found = vec![0; 10];
+        let wanted: Vec<u64> = (0..10).map(|i| i * 7).collect();
+        layer.find_many(&wanted, &mut found);
+        assert!(
+            layer.has_table(),
+            "no table made after as many lookups as fields"
+        );
+        for (&key, &at) in wanted.iter().zip(&found) {
+            assert_eq!(
+                Some(at).filter(|&a| a != NO_CHILD),
+                expected(key),
+                "key {key}"
+            );
+        }
+        assert_eq!(layer.find(2998), Some(999));
+        assert_eq!(layer.find(2999), None);
     }
 }

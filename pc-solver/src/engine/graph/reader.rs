@@ -145,11 +145,11 @@ impl GraphReader {
     }
 
     /// Leaves the lookup tables of the largest layers (those of more than 2^20 fields, most
-    /// of the tables' memory) to the first lookup that needs each, instead of making them
-    /// at the end of the load: for a reader short of memory. A full ranking's walk finds
-    /// most children by going through a layer's keys in order; a walk that looks fields
-    /// up one at a time there (the best move's first moves, leaves five pieces from a PC)
-    /// makes the tables it needs, once. The answers are the same either way.
+    /// of the tables' memory) to the lookups that need each, instead of making them at the
+    /// end of the load: for a reader short of memory. A full ranking's walk finds most
+    /// children by going through a layer's keys in order; fields looked up one at a time
+    /// are found by binary search until a layer has been looked up as many times as it
+    /// has fields, then its table is made, once. The answers are the same either way.
     pub fn large_tables_when_needed(mut self) -> GraphReader {
         self.large_tables = false;
         self
