@@ -156,16 +156,44 @@ pub struct PcPlayer {
     rng: Rng,
     /// The field expected after the last move and its clear line, while a PC is built.
     building: Option<(Board32, u32)>,
+    /// The field after the last decision's provisional move and its clear line
+    /// ([`PcPlayer::provisional`]): a PC in progress too, should that move be played.
+    building_provisional: Option<(Board32, u32)>,
+    /// The same for the decision [`PcPlayer::provisional`] was last asked about, until
+    /// [`Player::choose`] decides it.
+    provisional_next: Option<(Board32, u32)>,
     last: Option<DecisionKind>,
     /// The exact chance of the last exact decision.
     chance: Option<Ratio>,
     stats: PlayerStats,
 }
 
-/// Continuations of the queue a sampled decision tries per move.
-const SAMPLES: usize = 8;
-/// States one sampled search may expand before it counts as a failure.
-const SEARCH_STATES: u64 = 4_000;
+/// The fewest unknown pieces of a decision by the graph's walk that
+/// [`PcPlayer::provisional`] answers, one fewer at the start of a PC from the empty
+/// field (fewer take the walk a fraction of a second).
+const PROVISIONAL_UNKNOWN: usize = 5;
+
+/// What a sampled decision tries: continuations of the queue per move, and the states
+/// one search may expand before it counts as a failure.
+#[derive(Clone, Copy, Debug)]
+struct Sampling {
+    draws: usize,
+    states: u64,
+}
+
+/// A sampled decision's budget.
+const SAMPLED: Sampling = Sampling {
+    draws: 8,
+    states: 4_000,
+};
+
+/// A provisional move's budget ([`PcPlayer::provisional`]): a small part of the sampled
+/// decision's, so that it comes well within a think time and delays the exact decision
+/// after it little.
+const PROVISIONAL: Sampling = Sampling {
+    draws: 2,
+    states: 1_000,
+};
 /// Default [`PcPlayer::with_clairvoyant`]: pieces left, search states.
 pub const DEFAULT_CLAIRVOYANT: (u32, u64) = (9, 3_000_000);
 /// Moves a sampled decision tries against the continuations: the heuristic's best.
@@ -237,6 +265,8 @@ impl PcPlayer {
             graph_unknown: 6,
             rng: Rng::new(0),
             building: None,
+            building_provisional: None,
+            provisional_next: None,
             last: None,
             chance: None,
             stats: PlayerStats::default(),
@@ -406,9 +436,9 @@ impl PcPlayer {
     /// The clear line for this field: the PC in progress, a new 4-line PC on an empty
     /// field, or after the fallback the highest line a clean, low field allows.
     fn pc_line(&self, board: &Board32) -> Option<u32> {
-        if let Some((expected, line)) = self.building {
-            if expected == *board {
-                return Some(line);
+        for (expected, line) in self.building.iter().chain(&self.building_provisional) {
+            if expected == board {
+                return Some(*line);
             }
         }
         if board.is_empty() {
@@ -442,11 +472,7 @@ impl PcPlayer {
         let position = self.position(view, line);
         // Which engine the solver would answer with decides how this decision is made.
         let engine = self.solver.engine_for(&position).ok();
-        let by_graph = engine == Some(Engine::Graph)
-            && self
-                .solver
-                .unknown_pieces(&position)
-                .is_ok_and(|unknown| unknown <= self.graph_unknown);
+        let by_graph = self.graph_unknown_of(&position).is_some();
         // The graph answers the first decision of a game too (the hold slot empty).
         if self.exact_opening && !by_graph {
             if let Some(found) = self.opening_move(view, line) {
@@ -472,8 +498,54 @@ impl PcPlayer {
                 return found.map(|m| (m, DecisionKind::Clairvoyant));
             }
         }
-        self.sampled_move(view, field)
+        self.sampled_move(view, field, SAMPLED)
             .map(|m| (m, DecisionKind::Sampled))
+    }
+
+    /// The pieces of the PC not known yet when the graph's walk decides the position
+    /// ([`PcPlayer::with_graph_unknown`]).
+    fn graph_unknown_of(&self, position: &Position) -> Option<usize> {
+        if self.solver.engine_for(position).ok()? != Engine::Graph {
+            return None;
+        }
+        let unknown = self.solver.unknown_pieces(position).ok()?;
+        (unknown <= self.graph_unknown).then_some(unknown)
+    }
+
+    /// A quick move for a decision that [`Player::choose`] takes long on, for a caller
+    /// short of time to play if `choose` is not done in time (a bot's think time): when
+    /// the graph's walk decides a PC with five or more of its pieces not known yet, or
+    /// four at the start of a PC from the empty field (a fraction of a second to
+    /// seconds), the move of a sampled decision on a small budget (milliseconds to tens
+    /// of them); `None` for the decisions `choose` makes quickly.
+    ///
+    /// Ask it before `choose` of the same view. The player decides as it would have
+    /// (the samples' random state is put back) and counts nothing; it also takes the
+    /// field after this move as the PC in progress, should the caller play it.
+    pub fn provisional(&mut self, view: &GameView<'_>) -> Option<Play> {
+        self.provisional_next = None;
+        let line = self.pc_line(&view.board)?;
+        let field = PcField::new(view.board, line).ok()?;
+        if !field.can_be_filled() || view.preview.len() != self.preview {
+            return None;
+        }
+        let position = self.position(view, line);
+        let unknown = self.graph_unknown_of(&position)?;
+        // The start of a PC from the empty field walks the graph from its start: a
+        // piece fewer unknown takes about as long as five a few pieces in.
+        let start = view.board.is_empty();
+        if unknown + usize::from(start) < PROVISIONAL_UNKNOWN {
+            return None;
+        }
+        let (rng, chance) = (self.rng.clone(), self.chance);
+        let play = self.sampled_move(view, field, PROVISIONAL);
+        (self.rng, self.chance) = (rng, chance);
+        let play = play?;
+        let (after, cleared) = field.place_and_clear(&play.mv.placement);
+        let left = line - cleared.count_ones();
+        self.provisional_next =
+            (left > 0 && !after.board().is_empty()).then_some((*after.board(), left));
+        Some(play)
     }
 
     /// With the hold slot empty and the piece a hold reveals known: hold, and place the
@@ -787,7 +859,7 @@ impl PcPlayer {
         field: PcField,
         position: &Position,
     ) -> Option<(Option<Play>, DecisionKind)> {
-        let ranking = match self.sampled_ranking(view, field) {
+        let ranking = match self.sampled_ranking(view, field, SAMPLED) {
             Ranking::Clear(mv) => {
                 return Some((self.legal(view, mv), DecisionKind::Guided));
             }
@@ -828,8 +900,13 @@ impl PcPlayer {
     }
 
     /// The move that clears the sampled continuations best (see [`PcPlayer`]).
-    fn sampled_move(&mut self, view: &GameView<'_>, field: PcField) -> Option<Play> {
-        match self.sampled_ranking(view, field) {
+    fn sampled_move(
+        &mut self,
+        view: &GameView<'_>,
+        field: PcField,
+        sampling: Sampling,
+    ) -> Option<Play> {
+        match self.sampled_ranking(view, field, sampling) {
             Ranking::Clear(mv) => self.legal(view, mv),
             Ranking::Moves(moves) => self.legal(view, *moves.first()?),
         }
@@ -837,7 +914,12 @@ impl PcPlayer {
 
     /// The moves ranked by the sampled continuations: those that clear the most
     /// telling ones first, the heuristic breaking ties (see [`PcPlayer`]).
-    fn sampled_ranking(&mut self, view: &GameView<'_>, field: PcField) -> Ranking {
+    fn sampled_ranking(
+        &mut self,
+        view: &GameView<'_>,
+        field: PcField,
+        sampling: Sampling,
+    ) -> Ranking {
         let mut candidates = match self.candidates(view, field) {
             Moves::Clear(mv) => return Ranking::Clear(mv),
             Moves::Keep(candidates) => candidates,
@@ -853,7 +935,7 @@ impl PcPlayer {
         // The heuristic's order settles ties.
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
         candidates.truncate(CANDIDATES);
-        let draws = self.draws(view.bag, field.pieces_needed() as usize + 1);
+        let draws = self.draws(view.bag, field.pieces_needed() as usize + 1, sampling.draws);
         // Continuations are tried in turn: the moves that clear one (if any does) go on to
         // the next, so a move is chosen by the first continuation that tells them apart.
         let mut alive: Vec<usize> = (0..candidates.len()).collect();
@@ -872,7 +954,7 @@ impl PcPlayer {
                 queue.extend_from_slice(draw);
                 let found =
                     self.searcher
-                        .has_solution_within(&child, hold_after, &queue, SEARCH_STATES);
+                        .has_solution_within(&child, hold_after, &queue, sampling.states);
                 if found == Some(true) {
                     cleared.push(i);
                 }
@@ -893,10 +975,10 @@ impl PcPlayer {
         Ranking::Moves(ranked)
     }
 
-    /// [`SAMPLES`] continuations of the queue after the preview, `len` pieces each
-    /// (more than any PC here needs), drawn from the bag state.
-    fn draws(&mut self, bag: BagState, len: usize) -> Vec<Vec<Piece>> {
-        (0..SAMPLES)
+    /// `count` continuations of the queue after the preview, `len` pieces each (more
+    /// than any PC here needs), drawn from the bag state.
+    fn draws(&mut self, bag: BagState, len: usize, count: usize) -> Vec<Vec<Piece>> {
+        (0..count)
             .map(|_| {
                 let mut left = bag.drawable();
                 (0..len)
@@ -937,7 +1019,11 @@ impl PcPlayer {
 
 impl Player for PcPlayer {
     fn choose(&mut self, view: &GameView<'_>) -> Option<Play> {
-        if let Some(line) = self.pc_line(&view.board) {
+        let line = self.pc_line(&view.board);
+        // The fields after this decision's moves: the chosen one's below, the provisional
+        // one's if it was asked for.
+        self.building_provisional = self.provisional_next.take();
+        if let Some(line) = line {
             if let Some((play, kind)) = self.pc_move(view, line) {
                 let field = PcField::new(view.board, line).expect("pc_move checked it");
                 let (after, cleared) = field.place_and_clear(&play.mv.placement);
@@ -989,5 +1075,63 @@ mod tests {
             arrangements(&[i, o, t, Piece::S], 2).len(),
             MAX_STEERED_ORDERS
         );
+    }
+
+    /// Where the graph's walk decides with five pieces unknown, a provisional move comes
+    /// first; the player then decides as a player not asked for one, and takes the field
+    /// after either move as the PC in progress.
+    #[test]
+    fn a_provisional_move_leaves_the_decision_as_it_was() {
+        const EIGHT_LEFT: &str = "##......../##......../##......../##........";
+        let rules = Rules::default();
+        let start = PcField::new(EIGHT_LEFT.parse().unwrap(), 4).unwrap();
+        let graph = Arc::new(
+            PcGraph::build_from(&start, &rules, &mut |_| std::ops::ControlFlow::Continue(()))
+                .unwrap(),
+        );
+        let player = || {
+            PcPlayer::new(rules.clone(), 2)
+                .unwrap()
+                .with_graph(graph.clone())
+                .unwrap()
+                .with_seed(7)
+        };
+        let preview = [Piece::O, Piece::S];
+        let view = GameView {
+            board: EIGHT_LEFT.parse().unwrap(),
+            current: Piece::T,
+            hold: Some(Piece::I),
+            preview: &preview,
+            bag: BagState::FRESH,
+            rules: &rules,
+            spawn: pc_srs::CentrePos { x: 4, y: 20 },
+        };
+        let (mut asked, mut not_asked) = (player(), player());
+        let position = asked.position(&view, 4);
+        assert_eq!(asked.graph_unknown_of(&position), Some(5));
+        let quick = asked
+            .provisional(&view)
+            .expect("five unknown: a provisional move");
+        assert!(asked.legal(&view, quick.mv).is_some());
+        assert_eq!(asked.stats(), PlayerStats::default(), "nothing counted");
+        let chosen = asked.choose(&view).expect("a move");
+        assert_eq!(Some(chosen.mv), not_asked.choose(&view).map(|p| p.mv));
+        assert_eq!(asked.last_decision(), Some(DecisionKind::Exact));
+        assert_eq!(asked.stats(), not_asked.stats());
+        assert_eq!(asked.rng, not_asked.rng, "the samples' state put back");
+        // The field after the provisional move continues the PC, as the chosen one's does.
+        let after = |mv: &Move| {
+            let (after, _) = start.place_and_clear(&mv.placement);
+            *after.board()
+        };
+        assert_eq!(asked.pc_line(&after(&quick.mv)), Some(4));
+        assert_eq!(asked.building_provisional, Some((after(&quick.mv), 4)));
+        assert_eq!(asked.pc_line(&after(&chosen.mv)), Some(4));
+        // Fewer unknown (a piece the bag forces is known): no provisional move.
+        let forced = GameView {
+            bag: BagState::from_remaining(Piece::Z.into()),
+            ..view
+        };
+        assert_eq!(asked.provisional(&forced).map(|p| p.mv), None);
     }
 }

@@ -361,6 +361,70 @@ fn quit_with_the_graph_loaded_exits_within_50_ms() {
     );
 }
 
+/// With the cached graph and a queue of five (four previews), a frontend that asks for
+/// each move as soon as its piece is dealt, the default think time: no start of a PC (an
+/// empty board) is left to the heuristic for lack of time. Where the exact decision (five
+/// pieces unknown, up to seconds) is not done in time, the PC player's provisional move
+/// plays. `PC_TBP_GAMES` games of 100 pieces (2 by default), seeds from 1; `--nocapture`
+/// prints how each start of a PC and each game were decided.
+#[test]
+#[ignore = "needs the cached PC field graph of SRS"]
+fn starts_of_a_pc_with_four_previews_are_decided_within_the_think_time() {
+    let path = pc_solver::PcGraph::cache_path(&Rules::default()).expect("a cache folder");
+    assert!(path.exists(), "no graph at {}", path.display());
+    let games: u64 = std::env::var("PC_TBP_GAMES").map_or(2, |g| g.parse().unwrap());
+    for seed in 1..=games {
+        let seed_arg = seed.to_string();
+        let mut bot = Bot::launch(&[
+            "--graph",
+            path.to_str().unwrap(),
+            "--verbose",
+            "--seed",
+            &seed_arg,
+        ]);
+        bot.handshake();
+        let mut frontend = Frontend::new(seed, 5);
+        bot.send(&frontend.start());
+        let mut starts = Vec::new();
+        for _ in 0..100 {
+            bot.send(&FrontendMessage::Suggest);
+            let BotMessage::Suggestion { moves, move_info } = bot.receive(Duration::from_secs(10))
+            else {
+                panic!("a suggestion");
+            };
+            let extra = move_info.and_then(|i| i.extra).unwrap_or_default();
+            if frontend.board.is_empty() {
+                starts.push(extra.clone());
+            }
+            check_suggestion(&frontend, &moves);
+            let (dealt, _) = frontend.play(&moves[0]);
+            bot.send(&FrontendMessage::Play { mv: moves[0] });
+            for p in dealt {
+                bot.send(&FrontendMessage::NewPiece {
+                    piece: TbpPiece::from(p),
+                });
+            }
+        }
+        let (status, stderr) = bot.quit();
+        assert!(status.success());
+        eprintln!("seed {seed}:");
+        for extra in &starts {
+            eprintln!("  start of a PC: {extra}");
+        }
+        eprintln!(
+            "  {}",
+            stderr
+                .lines()
+                .filter(|l| l.contains("quit:"))
+                .collect::<String>()
+        );
+        assert!(starts.len() > 1, "seed {seed}: no PC made");
+        for extra in &starts {
+            assert!(!extra.contains("out of time"), "seed {seed}: {extra}");
+        }
+    }
+}
+
 #[test]
 fn a_session_with_garbage_restarts_and_unknown_messages() {
     let mut bot = Bot::launch(&["--no-graph", "--think-ms", "60", "--verbose"]);

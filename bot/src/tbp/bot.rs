@@ -119,6 +119,9 @@ pub enum SuggestionSource {
     /// The PC player, and how it decided (its [`DecisionKind::Fallback`] is the
     /// heuristic it falls back on when no PC is in reach).
     Player(DecisionKind),
+    /// The PC player's provisional move ([`PcPlayer::provisional`], sampled), because its
+    /// decision was not done within the think time.
+    Provisional,
     /// The heuristic, because the PC player did not answer within the think time.
     OutOfTime,
     /// The heuristic, because the PC player is off or could not answer.
@@ -136,6 +139,9 @@ pub struct GameStats {
     pub exact: u64,
     /// Suggestions whose first move the PC player approximated (clairvoyant, sampled).
     pub approximated: u64,
+    /// Of those, the provisional moves: the PC player's decision was not done within the
+    /// think time ([`PcPlayer::provisional`]).
+    pub provisional: u64,
     /// Suggestions whose first move was the heuristic's, the PC player's fallback included.
     pub heuristic: u64,
     /// Of those, the ones where the PC player was out of time.
@@ -159,12 +165,13 @@ impl GameStats {
         times.sort();
         let ms = |d: Option<&Duration>| d.map_or(0.0, |d| d.as_secs_f64() * 1000.0);
         format!(
-            "{} pieces, {} PCs; {} suggestions: {} exact, {} approximated, {} heuristic ({} out of time), {} empty; suggest median {:.2} ms, max {:.1} ms; {} errors",
+            "{} pieces, {} PCs; {} suggestions: {} exact, {} approximated ({} provisional), {} heuristic ({} out of time), {} empty; suggest median {:.2} ms, max {:.1} ms; {} errors",
             self.pieces,
             self.perfect_clears,
             self.suggestions,
             self.exact,
             self.approximated,
+            self.provisional,
             self.heuristic,
             self.out_of_time,
             self.empty,
@@ -195,8 +202,10 @@ struct Job {
 /// The PC player's answer: its move, how it decided, the exact chance.
 type Decision = (Option<Move>, Option<DecisionKind>, Option<Ratio>);
 
-/// What the worker sends back: the job's id and the decision, or the panic's message.
-type Answer = (u64, Result<Decision, String>);
+/// What the worker sends back: the job's id, whether the decision is provisional (a quick
+/// move ahead of the player's own, [`PcPlayer::provisional`]), and the decision or the
+/// panic's message.
+type Answer = (u64, bool, Result<Decision, String>);
 
 /// The PC player, on a thread of its own: it starts on a position as soon as the
 /// position is known (a `start`, the last `new_piece` after a `play`), and a `suggest`
@@ -204,7 +213,9 @@ type Answer = (u64, Result<Decision, String>);
 ///
 /// One job at most is out at a time; its answer is kept until a `suggest` asks for that
 /// position. The player decides each position once, so a game through the protocol is
-/// decided as the same game in the simulator.
+/// decided as the same game in the simulator. Where the player's decision may take longer
+/// than a think time (a start of a PC with four previews, by the graph), the worker first
+/// sends a provisional move, which a `suggest` takes when the decision is not there in time.
 struct Thinker {
     preview: usize,
     jobs: Sender<Job>,
@@ -213,6 +224,8 @@ struct Thinker {
     pending: Option<(u64, Position)>,
     /// The last answer, and its position.
     ready: Option<(Position, Decision)>,
+    /// The provisional answer of the job out, and its position.
+    provisional: Option<(Position, Decision)>,
     next_id: u64,
 }
 
@@ -232,6 +245,15 @@ impl Thinker {
                     rules: &rules,
                     spawn: p.spawn,
                 };
+                // A quick move first where the decision may take long (a panic there is
+                // left for the decision to meet and report).
+                let quick = catch_unwind(AssertUnwindSafe(|| player.provisional(&view)));
+                if let Ok(Some(play)) = quick {
+                    let decision = (Some(play.mv), Some(DecisionKind::Sampled), None);
+                    if answer_tx.send((id, true, Ok(decision))).is_err() {
+                        return;
+                    }
+                }
                 let decided = catch_unwind(AssertUnwindSafe(|| {
                     let play = player.choose(&view);
                     (
@@ -248,7 +270,7 @@ impl Thinker {
                         .or_else(|| panic.downcast_ref::<String>().cloned())
                         .unwrap_or_else(|| "a panic".into())
                 });
-                if answer_tx.send((id, answer)).is_err() || failed {
+                if answer_tx.send((id, false, answer)).is_err() || failed {
                     // The bot is gone, or the player may be broken: stop.
                     return;
                 }
@@ -260,6 +282,7 @@ impl Thinker {
             answers,
             pending: None,
             ready: None,
+            provisional: None,
             next_id: 0,
         }
     }
@@ -278,15 +301,20 @@ impl Thinker {
                     .answers
                     .recv_timeout(deadline.saturating_duration_since(Instant::now())),
             };
-            let (got, result) = match received {
+            let (got, provisional, result) = match received {
                 Ok(answer) => answer,
                 Err(RecvTimeoutError::Timeout) => return Ok(false),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err("the PC player stopped".into());
                 }
             };
-            if got == id {
+            if got == id && provisional {
+                if let (Some((_, position)), Ok(decision)) = (&self.pending, result) {
+                    self.provisional = Some((position.clone(), decision));
+                }
+            } else if got == id {
                 let (_, position) = self.pending.take().expect("checked above");
+                self.provisional = None;
                 let decision = result.map_err(|e| format!("the PC player panicked: {e}"))?;
                 self.ready = Some((position, decision));
             }
@@ -319,27 +347,34 @@ impl Thinker {
         self.submit(position)
     }
 
-    /// The player's decision in `position`, or `Ok(None)` when it is not there by
-    /// `deadline` (nor the answer of another position the player is still busy with).
+    /// The player's decision in `position` (`true`), or when it is not there by
+    /// `deadline` its provisional one (`false`) if that came, else `Ok(None)` (also when
+    /// the player is still busy with another position).
     fn decide(
         &mut self,
         position: Position,
         deadline: Option<Instant>,
-    ) -> Result<Option<Decision>, String> {
+    ) -> Result<Option<(Decision, bool)>, String> {
         // The job out may be this position (pondered), or another one to wait for.
         if !self.wait(deadline)? {
-            return Ok(None);
+            return Ok(self.provisional_of(&position));
         }
         if let Some((p, decision)) = self.ready.take() {
             if p == position {
-                return Ok(Some(decision));
+                return Ok(Some((decision, true)));
             }
         }
-        self.submit(position)?;
+        self.submit(position.clone())?;
         if !self.wait(deadline)? {
-            return Ok(None);
+            return Ok(self.provisional_of(&position));
         }
-        Ok(self.ready.take().map(|(_, decision)| decision))
+        Ok(self.ready.take().map(|(_, decision)| (decision, true)))
+    }
+
+    /// The provisional decision of the job out, when it is for `position`.
+    fn provisional_of(&self, position: &Position) -> Option<(Decision, bool)> {
+        let (p, decision) = self.provisional.as_ref()?;
+        (p == position).then_some((*decision, false))
     }
 }
 
@@ -694,6 +729,10 @@ impl TbpBot {
             SuggestionSource::Player(DecisionKind::Fallback) | SuggestionSource::Heuristic => {
                 stats.heuristic += 1
             }
+            SuggestionSource::Provisional => {
+                stats.approximated += 1;
+                stats.provisional += 1;
+            }
             SuggestionSource::OutOfTime => {
                 stats.heuristic += 1;
                 stats.out_of_time += 1;
@@ -750,11 +789,15 @@ impl TbpBot {
         if let Some(thinker) = &mut self.thinker {
             let deadline = self.config.think_time.map(|t| started + t);
             match thinker.decide(position.clone(), deadline) {
-                Ok(Some((mv, kind, chance))) => {
+                Ok(Some(((mv, kind, chance), decided))) => {
                     primary = mv;
                     if let Some(kind) = kind.filter(|_| mv.is_some()) {
                         source = SuggestionSource::Player(kind);
                         info = describe(kind, chance, self.graph.is_some());
+                        if !decided {
+                            source = SuggestionSource::Provisional;
+                            info.push_str(", the exact decision not done in time");
+                        }
                     }
                 }
                 Ok(None) => {
@@ -1104,6 +1147,60 @@ mod tests {
             .map(|m| m.spin)
             .collect();
         assert_eq!(flats, [Spin::None]);
+    }
+
+    /// A thinker whose answers the test sends: its job channel's far end and the sender
+    /// of its answers.
+    fn thinker_by_hand() -> (Thinker, Receiver<Job>, Sender<Answer>) {
+        let (jobs, job_rx) = channel::<Job>();
+        let (answer_tx, answers) = channel::<Answer>();
+        let thinker = Thinker {
+            preview: 4,
+            jobs,
+            answers,
+            pending: None,
+            ready: None,
+            provisional: None,
+            next_id: 0,
+        };
+        (thinker, job_rx, answer_tx)
+    }
+
+    #[test]
+    fn a_provisional_answer_is_taken_when_the_decision_is_late() {
+        let (mut thinker, jobs, answers) = thinker_by_hand();
+        let position = |current| Position {
+            board: Board32::default(),
+            current,
+            hold: Some(Piece::I),
+            preview: vec![Piece::J, Piece::L, Piece::O, Piece::S],
+            bag: BagState::FRESH,
+            spawn: CentrePos { x: 4, y: 19 },
+        };
+        let decision = |kind| (None, Some(kind), None);
+        let soon = || Some(Instant::now() + Duration::from_millis(20));
+        thinker.ponder(position(Piece::T)).unwrap();
+        let id = jobs.recv().unwrap().id;
+        // Nothing yet: out of time.
+        assert_eq!(thinker.decide(position(Piece::T), soon()), Ok(None));
+        // The provisional answer: taken for its position only, marked as not decided.
+        answers
+            .send((id, true, Ok(decision(DecisionKind::Sampled))))
+            .unwrap();
+        assert_eq!(
+            thinker.decide(position(Piece::T), soon()),
+            Ok(Some((decision(DecisionKind::Sampled), false)))
+        );
+        assert_eq!(thinker.provisional_of(&position(Piece::Z)), None);
+        // The decision, once it comes, replaces it.
+        answers
+            .send((id, false, Ok(decision(DecisionKind::Exact))))
+            .unwrap();
+        assert_eq!(
+            thinker.decide(position(Piece::T), soon()),
+            Ok(Some((decision(DecisionKind::Exact), true)))
+        );
+        assert!(thinker.provisional.is_none());
     }
 
     #[test]
