@@ -83,6 +83,18 @@ impl Bot {
         self.send_line(&message.to_line());
     }
 
+    /// Plays `mv` in the frontend's game and tells the bot: the move, then the pieces
+    /// dealt.
+    fn play(&mut self, frontend: &mut Frontend, mv: &TbpMove) {
+        let (dealt, _) = frontend.play(mv);
+        self.send(&FrontendMessage::Play { mv: *mv });
+        for p in dealt {
+            self.send(&FrontendMessage::NewPiece {
+                piece: TbpPiece::from(p),
+            });
+        }
+    }
+
     /// The next message, which must be one of the spec's.
     fn receive(&self, timeout: Duration) -> BotMessage {
         let line = self
@@ -332,13 +344,7 @@ fn quit_with_the_graph_loaded_exits_within_50_ms() {
             let mut frontend = Frontend::new(1, 6);
             bot.send(&frontend.start());
             let moves = bot.suggest(Duration::from_secs(60));
-            let (dealt, _) = frontend.play(&moves[0]);
-            bot.send(&FrontendMessage::Play { mv: moves[0] });
-            for p in dealt {
-                bot.send(&FrontendMessage::NewPiece {
-                    piece: TbpPiece::from(p),
-                });
-            }
+            bot.play(&mut frontend, &moves[0]);
             bot.suggest(Duration::from_secs(60));
             bot.send(&FrontendMessage::Quit);
             let started = Instant::now();
@@ -397,13 +403,7 @@ fn starts_of_a_pc_with_four_previews_are_decided_within_the_think_time() {
                 starts.push(extra.clone());
             }
             check_suggestion(&frontend, &moves);
-            let (dealt, _) = frontend.play(&moves[0]);
-            bot.send(&FrontendMessage::Play { mv: moves[0] });
-            for p in dealt {
-                bot.send(&FrontendMessage::NewPiece {
-                    piece: TbpPiece::from(p),
-                });
-            }
+            bot.play(&mut frontend, &moves[0]);
         }
         let (status, stderr) = bot.quit();
         assert!(status.success());
@@ -453,13 +453,7 @@ fn a_session_with_garbage_restarts_and_unknown_messages() {
             assert!(!moves.is_empty(), "game {game} piece {piece}: no move");
             check_suggestion(&frontend, &moves);
             // A frontend plays the first valid move.
-            let (dealt, _) = frontend.play(&moves[0]);
-            bot.send(&FrontendMessage::Play { mv: moves[0] });
-            for p in dealt {
-                bot.send(&FrontendMessage::NewPiece {
-                    piece: TbpPiece::from(p),
-                });
-            }
+            bot.play(&mut frontend, &moves[0]);
             played += 1;
             // Garbage: battletris sends a whole new start, without stop.
             if piece % 7 == 6 {
