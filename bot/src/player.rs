@@ -10,6 +10,7 @@ use pc_solver::{
 };
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// The most orders of the unseen pieces a steered decision sums the carry over (two of
 /// the last four pieces of a bag: 12).
@@ -169,8 +170,8 @@ pub struct PcPlayer {
 }
 
 /// The fewest unknown pieces of a decision by the graph's walk that
-/// [`PcPlayer::provisional`] answers, one fewer at the start of a PC from the empty
-/// field (fewer take the walk a fraction of a second).
+/// [`PcPlayer::provisional`] answers besides the starts of a PC (fewer take the walk a
+/// fraction of a second).
 const PROVISIONAL_UNKNOWN: usize = 5;
 
 /// What a sampled decision tries: continuations of the queue per move, and the states
@@ -399,6 +400,14 @@ impl PcPlayer {
         self
     }
 
+    /// The flag that stops a decision under way from another thread ([`Solver::set_stop`]:
+    /// the graph's walk and the depth-first search end soon once it is set). A decision
+    /// stopped that way plays as if no PC were in reach (the fallback's move, of no use
+    /// to the caller that stopped it); clear the flag, or set another, before the next.
+    pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.solver.set_stop(flag);
+    }
+
     /// The seed of the sampled continuations (0 by default), so games replay.
     pub fn with_seed(mut self, seed: u64) -> PcPlayer {
         self.rng = Rng::new(seed);
@@ -513,11 +522,11 @@ impl PcPlayer {
     }
 
     /// A quick move for a decision that [`Player::choose`] takes long on, for a caller
-    /// short of time to play if `choose` is not done in time (a bot's think time): when
-    /// the graph's walk decides a PC with five or more of its pieces not known yet, or
-    /// four at the start of a PC from the empty field (a fraction of a second to
-    /// seconds), the move of a sampled decision on a small budget (milliseconds to tens
-    /// of them); `None` for the decisions `choose` makes quickly.
+    /// short of time to play if `choose` is not done in time (a bot's think time): at the
+    /// start of a PC from the empty field, and where the graph's walk decides with five
+    /// or more of the PC's pieces not known yet (a fraction of a second to seconds), the
+    /// move of a sampled decision on a small budget (milliseconds to tens of them); `None`
+    /// for the decisions `choose` makes quickly.
     ///
     /// Ask it before `choose` of the same view. The player decides as it would have
     /// (the samples' random state is put back) and counts nothing; it also takes the
@@ -530,11 +539,13 @@ impl PcPlayer {
             return None;
         }
         let position = self.position(view, line);
-        let unknown = self.graph_unknown_of(&position)?;
-        // The start of a PC from the empty field walks the graph from its start: a
-        // piece fewer unknown takes about as long as five a few pieces in.
+        // The start of a PC from the empty field is the slowest decision of a PC however
+        // it is made (the graph's widest walks, or sampled at the full budget).
         let start = view.board.is_empty();
-        if unknown + usize::from(start) < PROVISIONAL_UNKNOWN {
+        let walked_long = self
+            .graph_unknown_of(&position)
+            .is_some_and(|unknown| unknown >= PROVISIONAL_UNKNOWN);
+        if !start && !walked_long {
             return None;
         }
         let (rng, chance) = (self.rng.clone(), self.chance);

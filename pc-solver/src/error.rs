@@ -96,6 +96,10 @@ pub enum SolverError {
     /// there.
     #[error("the search stopped after {0} new decisions, the solver's work limit")]
     WorkLimit(u64),
+    /// The question was stopped by its flag
+    /// ([`SolverOptions::stop`](crate::SolverOptions::stop)) before it had the answer.
+    #[error("the question was stopped before it had the answer")]
+    Stopped,
     /// More pieces not revealed yet than a clairvoyant count takes.
     #[error("{0} unknown pieces is more than the 4 a clairvoyant count takes")]
     TooManyUnknown(usize),

@@ -1,6 +1,7 @@
 //! [`SolverOptions`]: what a solver's user chooses besides the rules.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// The choices of a solver's user: how long the preview is, what counts as a PC, how
 /// much memory and work a question may take, the threads, and the PC field graph.
@@ -41,6 +42,12 @@ pub struct SolverOptions {
     /// The PC field graph of the solver's rules ([`PcGraph`](crate::PcGraph)): the
     /// decisions on its fields that [`Engine::Graph`](crate::Engine::Graph) describes are answered from it.
     pub graph: Option<Arc<crate::PcGraph>>,
+    /// A flag another thread may set to stop the question under way (`None` by default):
+    /// once it is set, the graph's walk of the first pieces of a PC and the depth-first
+    /// search end soon with [`SolverError::Stopped`](crate::SolverError::Stopped) (the
+    /// other engines answer within a fraction of a second and finish). What the solver
+    /// finished stays learned; clear the flag before asking again.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for SolverOptions {
@@ -52,6 +59,7 @@ impl Default for SolverOptions {
             work_limit: None,
             threads: default_threads(),
             graph: None,
+            stop: None,
         }
     }
 }

@@ -247,6 +247,34 @@ impl Solver {
         self.options.work_limit = decisions;
     }
 
+    /// Sets [`SolverOptions::stop`] on a solver in use: the flag that stops a question
+    /// under way from another thread (what it learned stays).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use pc_solver::{Position, Rules, Solver, SolverError};
+    /// use pc_solver::Piece::*;
+    ///
+    /// let position = Position::new("####......".parse()?, T)
+    ///     .with_hold(Some(O))
+    ///     .with_preview(&[S, Z, L, J, I]);
+    /// let mut solver = Solver::new(Rules::default());
+    /// let stop = Arc::new(AtomicBool::new(true));
+    /// solver.set_stop(Some(stop.clone()));
+    /// // Set before a question the depth-first search answers: stopped at once.
+    /// assert_eq!(
+    ///     solver.recommend_by(&position, pc_solver::Engine::DepthFirst),
+    ///     Err(SolverError::Stopped)
+    /// );
+    /// stop.store(false, Ordering::Relaxed);
+    /// assert!(solver.recommend(&position)?.chance.numer() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_stop(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        self.options.stop = flag;
+    }
+
     /// An estimate of the bytes held by what the solver remembers.
     pub fn memory_used(&self) -> usize {
         self.tables.bytes()

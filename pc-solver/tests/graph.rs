@@ -521,6 +521,48 @@ fn five_unknown_pieces_are_worth_their_first_reveal() {
     assert!(checked > 40, "{checked}");
 }
 
+/// The stop flag ends the graph's walk with `SolverError::Stopped`, set before the
+/// question or from another thread while it runs; cleared, the solver answers as a fresh
+/// one does.
+#[test]
+fn a_stopped_walk_is_an_error_and_the_solver_goes_on() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let rules = Rules::default();
+    let graph = graph_of(NINE_LEFT, 4, &rules);
+    let start = position(NINE_LEFT, 4, 7, 1, 4, false);
+    let options = SolverOptions {
+        preview: 4,
+        ..with_graph(&graph)
+    };
+    let fresh = Solver::with_options(rules.clone(), options.clone())
+        .unwrap()
+        .recommend(&start)
+        .unwrap();
+    assert_eq!(fresh.engine, Engine::Graph);
+    let stop = Arc::new(AtomicBool::new(true));
+    let mut solver = Solver::with_options(rules.clone(), options).unwrap();
+    solver.set_stop(Some(stop.clone()));
+    assert_eq!(solver.recommend(&start), Err(SolverError::Stopped));
+    assert_eq!(solver.best_move(&start).err(), Some(SolverError::Stopped));
+    // From another thread, soon after the walk starts: stopped, or done first.
+    stop.store(false, Ordering::Relaxed);
+    let setter = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            stop.store(true, Ordering::Relaxed);
+        })
+    };
+    let raced = solver.recommend(&start);
+    setter.join().unwrap();
+    match raced {
+        Ok(ranking) => assert_eq!(values(&ranking), values(&fresh)),
+        Err(e) => assert_eq!(e, SolverError::Stopped),
+    }
+    stop.store(false, Ordering::Relaxed);
+    assert_eq!(values(&solver.recommend(&start).unwrap()), values(&fresh));
+}
+
 /// More seeds of the above, under SRS+ and hard drop too:
 /// `cargo test -p pc-solver --release --test graph -- --ignored more_empty_hold`
 #[test]

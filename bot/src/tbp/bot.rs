@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -197,6 +198,9 @@ struct Position {
 struct Job {
     id: u64,
     position: Position,
+    /// Set when its decision is of no more use: the player's solver then stops soon
+    /// ([`PcPlayer::set_stop`]).
+    stop: Arc<AtomicBool>,
 }
 
 /// The PC player's answer: its move, how it decided, the exact chance.
@@ -216,12 +220,14 @@ type Answer = (u64, bool, Result<Decision, String>);
 /// decided as the same game in the simulator. Where the player's decision may take longer
 /// than a think time (a start of a PC with four previews, by the graph), the worker first
 /// sends a provisional move, which a `suggest` takes when the decision is not there in time.
+/// A job whose decision is of no more use (its position was played without it) is
+/// stopped, so that the player is free for the next position soon.
 struct Thinker {
     preview: usize,
     jobs: Sender<Job>,
     answers: Receiver<Answer>,
-    /// The job out, and its position.
-    pending: Option<(u64, Position)>,
+    /// The job out, its position and its stop flag.
+    pending: Option<(u64, Position, Arc<AtomicBool>)>,
     /// The last answer, and its position.
     ready: Option<(Position, Decision)>,
     /// The provisional answer of the job out, and its position.
@@ -235,7 +241,13 @@ impl Thinker {
         let (answer_tx, answers) = channel::<Answer>();
         std::thread::spawn(move || {
             let mut player = player;
-            for Job { id, position: p } in job_rx {
+            for Job {
+                id,
+                position: p,
+                stop,
+            } in job_rx
+            {
+                player.set_stop(Some(stop));
                 let view = GameView {
                     board: p.board,
                     current: p.current,
@@ -290,7 +302,7 @@ impl Thinker {
     /// Waits until `deadline` for the job out (`Some(now)`: only takes what has come):
     /// whether the player is free. `Err` when the worker is gone or the player panicked.
     fn wait(&mut self, deadline: Option<Instant>) -> Result<bool, String> {
-        while let Some((id, _)) = &self.pending {
+        while let Some((id, _, _)) = &self.pending {
             let id = *id;
             let received = match deadline {
                 None => self
@@ -309,11 +321,11 @@ impl Thinker {
                 }
             };
             if got == id && provisional {
-                if let (Some((_, position)), Ok(decision)) = (&self.pending, result) {
+                if let (Some((_, position, _)), Ok(decision)) = (&self.pending, result) {
                     self.provisional = Some((position.clone(), decision));
                 }
             } else if got == id {
-                let (_, position) = self.pending.take().expect("checked above");
+                let (_, position, _) = self.pending.take().expect("checked above");
                 self.provisional = None;
                 let decision = result.map_err(|e| format!("the PC player panicked: {e}"))?;
                 self.ready = Some((position, decision));
@@ -325,19 +337,32 @@ impl Thinker {
     fn submit(&mut self, position: Position) -> Result<(), String> {
         let id = self.next_id;
         self.next_id += 1;
+        let stop = Arc::new(AtomicBool::new(false));
         self.jobs
             .send(Job {
                 id,
                 position: position.clone(),
+                stop: stop.clone(),
             })
             .map_err(|_| "the PC player stopped".to_string())?;
-        self.pending = Some((id, position));
+        self.pending = Some((id, position, stop));
         Ok(())
     }
 
+    /// Stops the job out unless it is for `position` (with `None`, whatever it is for):
+    /// its decision is of no more use.
+    fn stop_unless(&self, position: Option<&Position>) {
+        if let Some((_, pending, stop)) = &self.pending {
+            if position != Some(pending) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
     /// Starts on `position` ahead of the `suggest`, when the player is free and has not
-    /// decided it already.
+    /// decided it already; a job out for another position is stopped.
     fn ponder(&mut self, position: Position) -> Result<(), String> {
+        self.stop_unless(Some(&position));
         if !self.wait(Some(Instant::now()))? {
             return Ok(());
         }
@@ -349,14 +374,18 @@ impl Thinker {
 
     /// The player's decision in `position` (`true`), or when it is not there by
     /// `deadline` its provisional one (`false`) if that came, else `Ok(None)` (also when
-    /// the player is still busy with another position).
+    /// the player is still busy with another position). A decision not there in time is
+    /// stopped: the move is played without it.
     fn decide(
         &mut self,
         position: Position,
         deadline: Option<Instant>,
     ) -> Result<Option<(Decision, bool)>, String> {
-        // The job out may be this position (pondered), or another one to wait for.
+        // The job out may be this position (pondered), or another one, stopped, to wait
+        // for.
+        self.stop_unless(Some(&position));
         if !self.wait(deadline)? {
+            self.stop_unless(None);
             return Ok(self.provisional_of(&position));
         }
         if let Some((p, decision)) = self.ready.take() {
@@ -366,6 +395,7 @@ impl Thinker {
         }
         self.submit(position.clone())?;
         if !self.wait(deadline)? {
+            self.stop_unless(None);
             return Ok(self.provisional_of(&position));
         }
         Ok(self.ready.take().map(|(_, decision)| (decision, true)))
@@ -796,7 +826,7 @@ impl TbpBot {
                         info = describe(kind, chance, self.graph.is_some());
                         if !decided {
                             source = SuggestionSource::Provisional;
-                            info.push_str(", the exact decision not done in time");
+                            info.push_str(", provisional: the decision was not done in time");
                         }
                     }
                 }
@@ -1166,41 +1196,80 @@ mod tests {
         (thinker, job_rx, answer_tx)
     }
 
-    #[test]
-    fn a_provisional_answer_is_taken_when_the_decision_is_late() {
-        let (mut thinker, jobs, answers) = thinker_by_hand();
-        let position = |current| Position {
+    /// A start of a PC with `current` to place, I held and four previews.
+    fn position(current: Piece) -> Position {
+        Position {
             board: Board32::default(),
             current,
             hold: Some(Piece::I),
             preview: vec![Piece::J, Piece::L, Piece::O, Piece::S],
             bag: BagState::FRESH,
             spawn: CentrePos { x: 4, y: 19 },
-        };
+        }
+    }
+
+    #[test]
+    fn a_provisional_answer_is_taken_when_the_decision_is_late() {
+        let (mut thinker, jobs, answers) = thinker_by_hand();
         let decision = |kind| (None, Some(kind), None);
         let soon = || Some(Instant::now() + Duration::from_millis(20));
+        let stopped = |job: &Job| job.stop.load(Ordering::Relaxed);
         thinker.ponder(position(Piece::T)).unwrap();
-        let id = jobs.recv().unwrap().id;
-        // Nothing yet: out of time.
-        assert_eq!(thinker.decide(position(Piece::T), soon()), Ok(None));
-        // The provisional answer: taken for its position only, marked as not decided.
+        let first = jobs.recv().unwrap();
+        assert!(!stopped(&first));
+        // The provisional answer: taken for its position only, marked as not decided;
+        // the decision, late, is stopped.
         answers
-            .send((id, true, Ok(decision(DecisionKind::Sampled))))
+            .send((first.id, true, Ok(decision(DecisionKind::Sampled))))
             .unwrap();
         assert_eq!(
             thinker.decide(position(Piece::T), soon()),
             Ok(Some((decision(DecisionKind::Sampled), false)))
         );
         assert_eq!(thinker.provisional_of(&position(Piece::Z)), None);
-        // The decision, once it comes, replaces it.
+        assert!(stopped(&first));
+        // The next position: the stopped job's answer is waited for (and not taken),
+        // then the new one, late too and without a provisional answer: none, stopped.
         answers
-            .send((id, false, Ok(decision(DecisionKind::Exact))))
+            .send((first.id, false, Ok(decision(DecisionKind::Fallback))))
+            .unwrap();
+        assert_eq!(thinker.decide(position(Piece::Z), soon()), Ok(None));
+        let second = jobs.recv().unwrap();
+        assert_eq!(second.position, position(Piece::Z));
+        assert!(stopped(&second));
+        // Pondering another position stops nothing more; its decision in time replaces
+        // any provisional one.
+        answers
+            .send((second.id, false, Ok(decision(DecisionKind::Fallback))))
+            .unwrap();
+        answers
+            .send((second.id + 1, true, Ok(decision(DecisionKind::Sampled))))
+            .unwrap();
+        answers
+            .send((second.id + 1, false, Ok(decision(DecisionKind::Exact))))
             .unwrap();
         assert_eq!(
-            thinker.decide(position(Piece::T), soon()),
+            thinker.decide(position(Piece::L), soon()),
             Ok(Some((decision(DecisionKind::Exact), true)))
         );
+        let third = jobs.recv().unwrap();
+        assert!(!stopped(&third));
         assert!(thinker.provisional.is_none());
+    }
+
+    /// A job out for a position the bot has left is stopped when the next is pondered.
+    #[test]
+    fn pondering_a_new_position_stops_the_job_of_the_last() {
+        let (mut thinker, jobs, _answers) = thinker_by_hand();
+        thinker.ponder(position(Piece::T)).unwrap();
+        thinker.ponder(position(Piece::T)).unwrap();
+        let job = jobs.recv().unwrap();
+        assert!(
+            !job.stop.load(Ordering::Relaxed),
+            "the same position goes on"
+        );
+        thinker.ponder(position(Piece::O)).unwrap();
+        assert!(job.stop.load(Ordering::Relaxed));
     }
 
     #[test]

@@ -45,6 +45,8 @@ pub(crate) struct DepthFirst<'a> {
     /// New decisions the search may evaluate before it gives up.
     work_limit: Option<u64>,
     work_done: u64,
+    /// The flag that stops the search ([`SolverOptions::stop`](crate::SolverOptions::stop)).
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Where a move leads, before the revealed piece is known.
@@ -74,6 +76,7 @@ impl<'a> DepthFirst<'a> {
             budget,
             work_limit,
             work_done: 0,
+            stop: None,
         }
     }
 
@@ -90,7 +93,9 @@ impl<'a> DepthFirst<'a> {
         )
         .caching_children()
         .pruned_by(context.options.graph.as_deref());
-        DepthFirst::new(known, &mut context.tables.values, budget, work_limit)
+        let mut search = DepthFirst::new(known, &mut context.tables.values, budget, work_limit);
+        search.stop = context.options.stop.clone();
+        search
     }
 
     /// The exact value of a decision whose field is not a PC.
@@ -146,8 +151,15 @@ impl<'a> DepthFirst<'a> {
         Ok(best)
     }
 
-    /// Counts one more decision against the work limit.
+    /// Counts one more decision against the work limit; stops when the stop flag is set.
     fn spend_work(&mut self) -> Result<(), SolverError> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(SolverError::Stopped);
+        }
         if let Some(limit) = self.work_limit {
             if self.work_done >= limit {
                 return Err(SolverError::WorkLimit(limit));

@@ -424,12 +424,20 @@ mod tests {
                 hold_used: false,
             };
             let mut memo = GraphMemo::default();
-            let by_graph = search::values(graph, &mut memo, &decision, false, Ask::Every)
+            // A walk stopped before it starts walks nothing (and leaves the memo sound
+            // for the walks below, which the layered search checks).
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+            let stopped =
+                search::values(graph, &mut memo, &decision, false, Ask::Every, Some(&stop))
+                    .expect("the walk applies");
+            assert!(stopped.values.values().all(|&v| v == 0), "seed {seed}");
+            let by_graph = search::values(graph, &mut memo, &decision, false, Ask::Every, None)
                 .expect("the walk applies");
             // Stopping at the first certain move (depth first for the first moves, then
             // layer by layer) gives the same values, and at most one certain move.
-            let stopping = search::values(graph, &mut memo, &decision, false, Ask::UntilCertain)
-                .expect("the walk applies");
+            let stopping =
+                search::values(graph, &mut memo, &decision, false, Ask::UntilCertain, None)
+                    .expect("the walk applies");
             let certain = stopping.values.values().filter(|&&v| v == by_graph.count);
             assert!(certain.count() <= 1);
             if !stopping.values.values().any(|&v| v == by_graph.count) {

@@ -65,6 +65,8 @@ use crate::options::SolverOptions;
 use crate::position::Move;
 use ahash::AHashMap;
 use pc_bag::Ratio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether the walk answers a decision: its field is one of the graph's and walks apply
 /// ([`Decision::walks`]), or the window walk does ([`super::window`]).
@@ -76,20 +78,22 @@ pub(crate) fn applies(graph: &PcGraph, decision: &Decision) -> bool {
 /// The values of the states the decision's moves lead to (and of holding into the empty
 /// slot first, when the decision may), or `None` when the walk does not answer it (see
 /// [`applies`]); `ask` says which (the walk has no state budget). `memo` keeps what it
-/// learns for later decisions.
+/// learns for later decisions. Once `stop` is set, a walk ends soon with values of no
+/// meaning: the caller, which reads the flag after, gives them to nobody.
 pub(crate) fn values(
     graph: &PcGraph,
     memo: &mut GraphMemo,
     decision: &Decision,
     two_line: bool,
     ask: Ask<'_>,
+    stop: Option<&Arc<AtomicBool>>,
 ) -> Option<StateValues> {
     let at = graph.find(&decision.field)?;
     let Some(walks) = decision.walks() else {
         return super::window::values(graph, memo, decision, two_line, ask);
     };
     if let [reveals] = walks.as_slice() {
-        let root = Root::new(at, decision, reveals, two_line);
+        let root = Root::new(at, decision, reveals, two_line, stop);
         return Some(walk_values(graph, memo, &root, ask));
     }
     // Equally likely walks: what a state wins adds up over them, as do their
@@ -101,7 +105,7 @@ pub(crate) fn values(
         count: 0,
     };
     for reveals in &walks {
-        let root = Root::new(at, decision, reveals, two_line);
+        let root = Root::new(at, decision, reveals, two_line, stop);
         let walked = walk_values(graph, memo, &root, Ask::Every);
         for (state, won) in walked.values {
             *sum.values.entry(state).or_insert(0) += won;
@@ -186,10 +190,18 @@ struct Root {
     ranks_hold_then: bool,
     /// Whether a 2-line PC on the way counts as a PC.
     two_line: bool,
+    /// The flag that stops the walk ([`values`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Root {
-    fn new(at: (usize, u32), decision: &Decision, reveals: &Reveals, two_line: bool) -> Root {
+    fn new(
+        at: (usize, u32),
+        decision: &Decision,
+        reveals: &Reveals,
+        two_line: bool,
+        stop: Option<&Arc<AtomicBool>>,
+    ) -> Root {
         let code = match decision.hold.filter(|_| decision.hold_rule) {
             None => EMPTY_HOLD,
             Some(held) if decision.may_hold() => held.index() as u8,
@@ -206,6 +218,7 @@ impl Root {
             holds_into_empty: decision.holds_into_empty(),
             ranks_hold_then: decision.holds_into_empty() && decision.queue.len() > 1,
             two_line,
+            stop: stop.cloned(),
         }
     }
 
@@ -340,6 +353,9 @@ fn move_values(
     }
     MoveValues { values, count }
 }
+
+/// The leaves between two looks at the stop flag ([`Walk::stopped`]).
+const STOP_CHECK: usize = 1 << 10;
 
 /// With `stop_when_certain`, the moves walked one at a time depth first before the rest
 /// go depth by depth (the count that played 10-PC games fastest, `CHANGELOG.md`).
@@ -601,6 +617,8 @@ struct Walk<'g, 's> {
     by_classes: AHashMap<Vec<u32>, u32>,
     /// The hold slot and moves of a state being looked up there.
     alike: Vec<u32>,
+    /// The flag that stops the walk ([`values`]).
+    stop: Option<Arc<AtomicBool>>,
     /// Every continuation.
     full: Vec<u64>,
     /// A set being made.
@@ -732,7 +750,15 @@ impl<'g, 's> Walk<'g, 's> {
             counts_only: false,
             by_classes: AHashMap::new(),
             alike: Vec::new(),
+            stop: root.stop.clone(),
         }
+    }
+
+    /// Whether the walk is to stop: its values are then of no meaning ([`values`]).
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
     /// The graph layer of a state of depth `d` with slot `code`: its placements made.
@@ -777,6 +803,9 @@ impl<'g, 's> Walk<'g, 's> {
         levels[top].states.sort_unstable();
         levels[top].states.dedup();
         for d in top..self.last {
+            if self.stopped() {
+                return (vec![0; firsts.len()], vec![0; seconds.len()]);
+            }
             let (above, below) = levels.split_at_mut(d + 1);
             self.expand(d, &mut above[d], &mut below[0]);
         }
@@ -795,16 +824,19 @@ impl<'g, 's> Walk<'g, 's> {
         let last = &levels[self.last].states;
         let prepared = self.prepare_leaves(last);
         let leaves = LastLayer::new(last, |s| self.reads_links(code_of(s)), prepared);
-        let sets: Vec<u32> = (0..last.len())
-            .map(|i| {
-                let s = last[i];
-                if self.is_two_line_pc(self.last, s) {
-                    NO_SET // never read: the 2-line PC wins everything (`add_wins`)
-                } else {
-                    self.leaf_set(s, leaves.links(i as u32), false)
-                }
-            })
-            .collect();
+        let mut sets: Vec<u32> = Vec::with_capacity(last.len());
+        for (i, &s) in last.iter().enumerate() {
+            if i % STOP_CHECK == 0 && self.stopped() {
+                break;
+            }
+            sets.push(if self.is_two_line_pc(self.last, s) {
+                NO_SET // never read: the 2-line PC wins everything (`add_wins`)
+            } else {
+                self.leaf_set(s, leaves.links(i as u32), false)
+            });
+        }
+        // Stopped: the sets a walk depth first keeps go back, no count is made.
+        let stopped = sets.len() < last.len();
         // What finds a set again is of no more use to this batch, and the counts below
         // are the walk's largest tables: let it go (a later batch of moves finds fewer
         // sets alike, with the same values).
@@ -820,9 +852,13 @@ impl<'g, 's> Walk<'g, 's> {
         while !self.sees_all(d) {
             d += 1;
         }
+        if stopped {
+            // Below, as if no depth had to be counted.
+            d = top;
+        }
         for d in (top..=(top + 1).min(self.last))
             .rev()
-            .filter(|&d| self.sees_all(d))
+            .filter(|&d| self.sees_all(d) && !stopped)
         {
             let asked = if d == top { firsts } else { seconds };
             if !asked.is_empty() {
@@ -836,6 +872,9 @@ impl<'g, 's> Walk<'g, 's> {
             }
         }
         for d in (top..d).rev() {
+            if self.stopped() {
+                break;
+            }
             below = self.best_counts(&levels, &sets, d, &below);
             if d <= top + 1 {
                 // A row sums to the state's total, summed over its last piece or not.
@@ -852,6 +891,9 @@ impl<'g, 's> Walk<'g, 's> {
             (self.arena, self.distinct, self.by_classes) = (arena, distinct, by_classes);
         }
         let [first, second] = totals;
+        if self.stopped() {
+            return (vec![0; firsts.len()], vec![0; seconds.len()]);
+        }
         let read = |asked: &[u32], level: &Level, values: &[u64]| -> Vec<u64> {
             asked
                 .iter()
@@ -1692,8 +1734,20 @@ impl StateWalk for GraphWalk {
     ) -> Result<StateValues, SolverError> {
         let graph = context.options.graph.as_deref();
         let two_line = context.options.two_line;
-        graph
-            .and_then(|graph| values(graph, &mut context.tables.graph, decision, two_line, ask))
-            .ok_or(SolverError::EngineDoesNotApply(Engine::Graph))
+        let stop = context.options.stop.as_ref();
+        let values = graph.and_then(|graph| {
+            values(
+                graph,
+                &mut context.tables.graph,
+                decision,
+                two_line,
+                ask,
+                stop,
+            )
+        });
+        if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            return Err(SolverError::Stopped);
+        }
+        values.ok_or(SolverError::EngineDoesNotApply(Engine::Graph))
     }
 }
