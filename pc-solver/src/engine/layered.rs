@@ -237,6 +237,7 @@ pub(crate) fn values(
             values,
             hold_first: None,
             count,
+            stopped: false,
         });
     }
     let mut values = AHashMap::new();
@@ -255,6 +256,7 @@ pub(crate) fn values(
         values,
         hold_first: None,
         count,
+        stopped: false,
     })
 }
 

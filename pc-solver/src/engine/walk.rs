@@ -32,6 +32,9 @@ pub(crate) struct StateValues {
     pub(crate) hold_first: Option<u64>,
     /// The number of equally likely continuations: a value is a count of them.
     pub(crate) count: u64,
+    /// Whether the walk was stopped ([`SolverOptions::stop`](crate::SolverOptions::stop)):
+    /// the values are then of no meaning.
+    pub(crate) stopped: bool,
 }
 
 impl StateValues {

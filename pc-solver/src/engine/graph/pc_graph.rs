@@ -430,6 +430,7 @@ mod tests {
             let stopped =
                 search::values(graph, &mut memo, &decision, false, Ask::Every, Some(&stop))
                     .expect("the walk applies");
+            assert!(stopped.stopped, "seed {seed}");
             assert!(stopped.values.values().all(|&v| v == 0), "seed {seed}");
             let by_graph = search::values(graph, &mut memo, &decision, false, Ask::Every, None)
                 .expect("the walk applies");

@@ -78,8 +78,9 @@ pub(crate) fn applies(graph: &PcGraph, decision: &Decision) -> bool {
 /// The values of the states the decision's moves lead to (and of holding into the empty
 /// slot first, when the decision may), or `None` when the walk does not answer it (see
 /// [`applies`]); `ask` says which (the walk has no state budget). `memo` keeps what it
-/// learns for later decisions. Once `stop` is set, a walk ends soon with values of no
-/// meaning: the caller, which reads the flag after, gives them to nobody.
+/// learns for later decisions. Once `stop` is set, a walk of the first pieces of a PC
+/// ends soon, marked [`StateValues::stopped`], its values of no meaning (the window walk,
+/// quick, does not look at it).
 pub(crate) fn values(
     graph: &PcGraph,
     memo: &mut GraphMemo,
@@ -103,6 +104,7 @@ pub(crate) fn values(
         values: AHashMap::new(),
         hold_first: None,
         count: 0,
+        stopped: false,
     };
     for reveals in &walks {
         let root = Root::new(at, decision, reveals, two_line, stop);
@@ -114,6 +116,7 @@ pub(crate) fn values(
             sum.hold_first = Some(sum.hold_first.unwrap_or(0) + won);
         }
         sum.count += walked.count;
+        sum.stopped |= walked.stopped;
     }
     if let Ask::Only { states, .. } = ask {
         sum.values.retain(|state, _| states.contains(state));
@@ -161,6 +164,7 @@ fn walk_values(graph: &PcGraph, memo: &mut GraphMemo, root: &Root, ask: Ask<'_>)
         values,
         hold_first,
         count: walked.count,
+        stopped: walked.stopped,
     }
 }
 
@@ -288,6 +292,8 @@ struct MoveValues {
     values: AHashMap<u32, u64>,
     /// The number of continuations.
     count: u64,
+    /// Whether the walk was stopped: the values are then of no meaning.
+    stopped: bool,
 }
 
 /// The values of the moves of the root: every state a move leads to, or with `only`
@@ -322,7 +328,11 @@ fn move_values(
             let won = walk.value_depth_first(child);
             values.insert(child, won);
             if won == count {
-                return MoveValues { values, count };
+                return MoveValues {
+                    values,
+                    count,
+                    stopped: false,
+                };
             }
         }
         let won = walk.values(rest);
@@ -351,7 +361,11 @@ fn move_values(
         values.extend(children.iter().copied().zip(won));
         values.extend(seconds.iter().copied().zip(won_after_hold));
     }
-    MoveValues { values, count }
+    MoveValues {
+        values,
+        count,
+        stopped: walk.stopped,
+    }
 }
 
 /// The leaves between two looks at the stop flag ([`Walk::stopped`]).
@@ -619,6 +633,8 @@ struct Walk<'g, 's> {
     alike: Vec<u32>,
     /// The flag that stops the walk ([`values`]).
     stop: Option<Arc<AtomicBool>>,
+    /// Whether the walk saw that flag set: it stays stopped.
+    stopped: bool,
     /// Every continuation.
     full: Vec<u64>,
     /// A set being made.
@@ -751,14 +767,19 @@ impl<'g, 's> Walk<'g, 's> {
             by_classes: AHashMap::new(),
             alike: Vec::new(),
             stop: root.stop.clone(),
+            stopped: false,
         }
     }
 
-    /// Whether the walk is to stop: its values are then of no meaning ([`values`]).
-    fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+    /// Whether the walk is to stop, from the first time it sees its flag set on (even if
+    /// the flag is cleared after): its values are then of no meaning ([`values`]).
+    fn stops(&mut self) -> bool {
+        self.stopped = self.stopped
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|stop| stop.load(Ordering::Relaxed));
+        self.stopped
     }
 
     /// The graph layer of a state of depth `d` with slot `code`: its placements made.
@@ -803,7 +824,7 @@ impl<'g, 's> Walk<'g, 's> {
         levels[top].states.sort_unstable();
         levels[top].states.dedup();
         for d in top..self.last {
-            if self.stopped() {
+            if self.stops() {
                 return (vec![0; firsts.len()], vec![0; seconds.len()]);
             }
             let (above, below) = levels.split_at_mut(d + 1);
@@ -826,7 +847,7 @@ impl<'g, 's> Walk<'g, 's> {
         let leaves = LastLayer::new(last, |s| self.reads_links(code_of(s)), prepared);
         let mut sets: Vec<u32> = Vec::with_capacity(last.len());
         for (i, &s) in last.iter().enumerate() {
-            if i % STOP_CHECK == 0 && self.stopped() {
+            if i % STOP_CHECK == 0 && self.stops() {
                 break;
             }
             sets.push(if self.is_two_line_pc(self.last, s) {
@@ -836,7 +857,7 @@ impl<'g, 's> Walk<'g, 's> {
             });
         }
         // Stopped: the sets a walk depth first keeps go back, no count is made.
-        let stopped = sets.len() < last.len();
+        let stopped = self.stopped;
         // What finds a set again is of no more use to this batch, and the counts below
         // are the walk's largest tables: let it go (a later batch of moves finds fewer
         // sets alike, with the same values).
@@ -872,7 +893,7 @@ impl<'g, 's> Walk<'g, 's> {
             }
         }
         for d in (top..d).rev() {
-            if self.stopped() {
+            if self.stops() {
                 break;
             }
             below = self.best_counts(&levels, &sets, d, &below);
@@ -891,7 +912,7 @@ impl<'g, 's> Walk<'g, 's> {
             (self.arena, self.distinct, self.by_classes) = (arena, distinct, by_classes);
         }
         let [first, second] = totals;
-        if self.stopped() {
+        if self.stopped {
             return (vec![0; firsts.len()], vec![0; seconds.len()]);
         }
         let read = |asked: &[u32], level: &Level, values: &[u64]| -> Vec<u64> {
@@ -1745,9 +1766,10 @@ impl StateWalk for GraphWalk {
                 stop,
             )
         });
-        if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
-            return Err(SolverError::Stopped);
+        match values {
+            Some(values) if values.stopped => Err(SolverError::Stopped),
+            Some(values) => Ok(values),
+            None => Err(SolverError::EngineDoesNotApply(Engine::Graph)),
         }
-        values.ok_or(SolverError::EngineDoesNotApply(Engine::Graph))
     }
 }

@@ -181,6 +181,7 @@ fn values_with(
         values,
         hold_first: None,
         count,
+        stopped: false,
     })
 }
 
