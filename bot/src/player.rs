@@ -138,6 +138,8 @@ pub struct PcPlayer {
     preview: usize,
     /// The known-queue searches of the carry, steered, clairvoyant and sampled decisions.
     searcher: Searcher,
+    /// Those of the provisional moves ([`PcPlayer::provisional`]).
+    provisional_searcher: Searcher,
     fallback: Evaluator,
     exact_from: u32,
     layered_from: u32,
@@ -251,6 +253,7 @@ impl PcPlayer {
         let solver = Solver::with_options(rules.clone(), options)?;
         Ok(PcPlayer {
             searcher: Searcher::new(rules.clone()),
+            provisional_searcher: Searcher::new(rules.clone()),
             rules,
             solver,
             preview,
@@ -528,9 +531,10 @@ impl PcPlayer {
     /// move of a sampled decision on a small budget (milliseconds to tens of them); `None`
     /// for the decisions `choose` makes quickly.
     ///
-    /// Ask it before `choose` of the same view. The player decides as it would have
-    /// (the samples' random state is put back) and counts nothing; it also takes the
-    /// field after this move as the PC in progress, should the caller play it.
+    /// Ask it before `choose` of the same view. The player decides this and every later
+    /// position as it would have (the samples' random state is put back, and their
+    /// searches remember on their own) and counts nothing; it also takes the field after
+    /// this move as the PC in progress, should the caller play it.
     pub fn provisional(&mut self, view: &GameView<'_>) -> Option<Play> {
         self.provisional_next = None;
         let line = self.pc_line(&view.board)?;
@@ -548,8 +552,12 @@ impl PcPlayer {
         if !start && !walked_long {
             return None;
         }
+        // On a searcher of its own: what the searches of a budget find depends on what
+        // they remember, and the player's later decisions must not.
         let (rng, chance) = (self.rng.clone(), self.chance);
+        std::mem::swap(&mut self.searcher, &mut self.provisional_searcher);
         let play = self.sampled_move(view, field, PROVISIONAL);
+        std::mem::swap(&mut self.searcher, &mut self.provisional_searcher);
         (self.rng, self.chance) = (rng, chance);
         let play = play?;
         let (after, cleared) = field.place_and_clear(&play.mv.placement);
@@ -1130,6 +1138,11 @@ mod tests {
         assert_eq!(asked.last_decision(), Some(DecisionKind::Exact));
         assert_eq!(asked.stats(), not_asked.stats());
         assert_eq!(asked.rng, not_asked.rng, "the samples' state put back");
+        assert_eq!(
+            asked.searcher.memo_len(),
+            not_asked.searcher.memo_len(),
+            "the provisional searches remembered apart"
+        );
         // The field after the provisional move continues the PC, as the chosen one's does.
         let after = |mv: &Move| {
             let (after, _) = start.place_and_clear(&mv.placement);

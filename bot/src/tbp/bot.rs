@@ -236,7 +236,9 @@ struct Thinker {
 }
 
 impl Thinker {
-    fn new(player: PcPlayer, rules: Rules, preview: usize) -> Thinker {
+    /// The worker, with `player`; with `provisional`, it sends a provisional move first
+    /// where the decision may take long (only of use under a think time).
+    fn new(player: PcPlayer, rules: Rules, preview: usize, provisional: bool) -> Thinker {
         let (jobs, job_rx) = channel::<Job>();
         let (answer_tx, answers) = channel::<Answer>();
         std::thread::spawn(move || {
@@ -259,8 +261,9 @@ impl Thinker {
                 };
                 // A quick move first where the decision may take long (a panic there is
                 // left for the decision to meet and report).
-                let quick = catch_unwind(AssertUnwindSafe(|| player.provisional(&view)));
-                if let Ok(Some(play)) = quick {
+                let quick = provisional
+                    .then(|| catch_unwind(AssertUnwindSafe(|| player.provisional(&view))));
+                if let Some(Ok(Some(play))) = quick {
                     let decision = (Some(play.mv), Some(DecisionKind::Sampled), None);
                     if answer_tx.send((id, true, Ok(decision))).is_err() {
                         return;
@@ -647,7 +650,13 @@ impl TbpBot {
                 });
             }
         }
-        self.thinker = Some(Thinker::new(player, self.config.rules.clone(), preview));
+        let provisional = self.config.think_time.is_some();
+        self.thinker = Some(Thinker::new(
+            player,
+            self.config.rules.clone(),
+            preview,
+            provisional,
+        ));
         Ok(())
     }
 
