@@ -528,8 +528,8 @@ impl PcPlayer {
     /// short of time to play if `choose` is not done in time (a bot's think time): at the
     /// start of a PC from the empty field, and where the graph's walk decides with five
     /// or more of the PC's pieces not known yet (a fraction of a second to seconds), the
-    /// move of a sampled decision on a small budget (milliseconds to tens of them); `None`
-    /// for the decisions `choose` makes quickly.
+    /// move of a sampled decision on a small budget (a small part of the full one's work);
+    /// `None` for the decisions `choose` makes quickly.
     ///
     /// Ask it before `choose` of the same view. The player decides this and every later
     /// position as it would have (the samples' random state is put back, and their

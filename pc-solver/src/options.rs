@@ -45,8 +45,8 @@ pub struct SolverOptions {
     /// A flag another thread may set to stop the question under way (`None` by default):
     /// once it is set, the graph's walk of the first pieces of a PC and the depth-first
     /// search end soon with [`SolverError::Stopped`](crate::SolverError::Stopped) (the
-    /// other engines answer within a fraction of a second and finish). What the solver
-    /// finished stays learned; clear the flag before asking again.
+    /// other engines do not look at it and finish). What the solver finished stays
+    /// learned; clear the flag before asking again.
     pub stop: Option<Arc<AtomicBool>>,
 }
 

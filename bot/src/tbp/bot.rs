@@ -291,6 +291,11 @@ impl Thinker {
                 }
             }
         });
+        Thinker::over(jobs, answers, preview)
+    }
+
+    /// A thinker that sends its jobs on `jobs` and reads their answers from `answers`.
+    fn over(jobs: Sender<Job>, answers: Receiver<Answer>, preview: usize) -> Thinker {
         Thinker {
             preview,
             jobs,
@@ -1193,16 +1198,7 @@ mod tests {
     fn thinker_by_hand() -> (Thinker, Receiver<Job>, Sender<Answer>) {
         let (jobs, job_rx) = channel::<Job>();
         let (answer_tx, answers) = channel::<Answer>();
-        let thinker = Thinker {
-            preview: 4,
-            jobs,
-            answers,
-            pending: None,
-            ready: None,
-            provisional: None,
-            next_id: 0,
-        };
-        (thinker, job_rx, answer_tx)
+        (Thinker::over(jobs, answers, 4), job_rx, answer_tx)
     }
 
     /// A start of a PC with `current` to place, I held and four previews.
