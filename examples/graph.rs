@@ -74,6 +74,12 @@ enum Command {
         /// `by_piece_bytes`
         #[arg(long = "by-piece", value_name = "PATH")]
         by_piece: Option<PathBuf>,
+        /// Also write to PATH what the walk of five unknown pieces reads on this graph (the
+        /// classes of the fields four pieces from a PC: what `recommend` keeps beside the
+        /// cached graph, and the page takes from the site instead of making it); the JSON
+        /// output gains `prepared_bytes`. Nothing is written for a graph without such fields
+        #[arg(long, value_name = "PATH")]
+        prepared: Option<PathBuf>,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -118,12 +124,13 @@ fn main() {
             field,
             clear_line,
             by_piece,
+            prepared,
             format,
         } => {
             let start = field.map(|board| {
                 pc_solver::PcField::new(board, clear_line).unwrap_or_else(|e| fail(e))
             });
-            build(&rules, out, start, by_piece, format.json())
+            build(&rules, out, start, (by_piece, prepared), format.json())
         }
         Command::Path { rules } => match PcGraph::cache_path(&rules.rules(true)) {
             Some(path) => println!("{}", path.display()),
@@ -293,11 +300,12 @@ fn build(
     rules_args: &RulesArgs,
     out: Option<PathBuf>,
     start: Option<pc_solver::PcField>,
-    by_piece: Option<PathBuf>,
+    (by_piece, prepared): (Option<PathBuf>, Option<PathBuf>),
     json: bool,
 ) {
     // Hold does not change the fields.
     let rules = rules_args.rules(true);
+    let cached = out.is_none();
     let path = out
         .or_else(|| PcGraph::cache_path(&rules))
         .unwrap_or_else(|| fail("no cache folder here: give --out PATH or set PC_GRAPH_DIR"));
@@ -330,12 +338,28 @@ fn build(
         graph.save_by_piece(&by_piece).unwrap_or_else(|e| fail(e));
         std::fs::metadata(&by_piece).map_or(0, |m| m.len())
     });
+    let prepared_bytes = prepared.and_then(|prepared| {
+        // The cached graph's copy, kept beside it, is read rather than made again.
+        match PcGraph::prepared_cache_path(&rules).filter(|_| cached) {
+            Some(kept) => {
+                if let Err(e) = graph.prepare_five_unknown_kept_at(&kept) {
+                    eprintln!("{e}: not kept beside the graph");
+                }
+            }
+            None => graph.prepare_five_unknown(),
+        }
+        let written = graph
+            .save_prepared_five_unknown(&prepared)
+            .unwrap_or_else(|e| fail(e));
+        written.then(|| std::fs::metadata(&prepared).map_or(0, |m| m.len()))
+    });
     let seconds = started.elapsed().as_secs_f64();
     let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     if json {
         let by_piece = by_piece_bytes.map_or(String::new(), |b| format!(",\"by_piece_bytes\":{b}"));
+        let prepared = prepared_bytes.map_or(String::new(), |b| format!(",\"prepared_bytes\":{b}"));
         println!(
-            "{{\"path\":\"{}\",\"fields\":{},\"transitions\":{},\"bytes\":{bytes}{by_piece},\"seconds\":{seconds:.3}}}",
+            "{{\"path\":\"{}\",\"fields\":{},\"transitions\":{},\"bytes\":{bytes}{by_piece}{prepared},\"seconds\":{seconds:.3}}}",
             json_string(&path.display().to_string()),
             graph.fields(),
             graph.transitions()

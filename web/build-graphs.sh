@@ -13,7 +13,10 @@
 # written again with its moves laid out by piece (`--by-piece`, which compresses far
 # better), then compressed with zstd -19 and an 8 MiB window (--long=23: the module's
 # decompressor holds one window), which the page's module decompresses as the download
-# streams in. The figures are in web/README.md.
+# streams in. Beside each graph, <kicks>-<drop>.five.zst: what the walk of five unknown
+# pieces reads on it (`--prepared`, compressed the same way), which the page fetches once
+# the graph is in rather than making it (seconds in the module); the index's entry names it
+# under `prepared` (file, coding, bytes, raw, sha256). The figures are in web/README.md.
 # The files are not in git: run this after web/build.sh (which keeps dist/graphs/).
 #
 # --field ROWS builds a small graph instead, of that field's PCs (clear line 4; seconds):
@@ -76,32 +79,47 @@ for rule in "${rules[@]}"; do
     if [ -n "$field" ]; then
         say "$base: building the graph of $field"
         "$graph" build -K "$kicks" -d "$drop" --field "$field" --out "$tmp/$base.bin" \
-            --by-piece "$tmp/$base.pieces" --format json >"$tmp/$base.json" || die "$base: the build failed"
+            --by-piece "$tmp/$base.pieces" --prepared "$tmp/$base.five" --format json >"$tmp/$base.json" ||
+            die "$base: the build failed"
     else
         say "$base: the cached graph (built now if missing: minutes)"
-        "$graph" build -K "$kicks" -d "$drop" --by-piece "$tmp/$base.pieces" --format json >"$tmp/$base.json" ||
-            die "$base: the build failed"
+        "$graph" build -K "$kicks" -d "$drop" --by-piece "$tmp/$base.pieces" --prepared "$tmp/$base.five" \
+            --format json >"$tmp/$base.json" || die "$base: the build failed"
     fi
     raw="$tmp/$base.pieces"
     [ -f "$raw" ] || die "$base: $raw is missing"
     say "$base: zstd -${ZSTD_LEVEL:-19} --long=23 $(stat -c %s "$raw") bytes (minutes for a full graph)"
     zstd -q -"${ZSTD_LEVEL:-19}" --long=23 -c "$raw" >"$tmp/$base.pcgraph.zst" || die "$base: zstd failed"
-    python3 - "$raw" "$tmp/$base.pcgraph.zst" "$tmp/$base.json" "$kicks" "$drop" "$field" >"$tmp/$base.entry.json" <<'EOF'
+    # A graph without fields four pieces from a PC has nothing of the kind.
+    if [ -f "$tmp/$base.five" ]; then
+        zstd -q -"${ZSTD_LEVEL:-19}" --long=23 -c "$tmp/$base.five" >"$tmp/$base.five.zst" ||
+            die "$base: zstd failed"
+    fi
+    python3 - "$raw" "$tmp/$base.pcgraph.zst" "$tmp/$base.json" "$kicks" "$drop" "$field" \
+        "$tmp/$base.five" "$tmp/$base.five.zst" >"$tmp/$base.entry.json" <<'EOF'
 import hashlib, json, os, sys
-raw, packed, built, kicks, drop, field = sys.argv[1:7]
+raw, packed, built, kicks, drop, field, five, five_packed = sys.argv[1:9]
 info = json.load(open(built))
-digest = hashlib.sha256(open(packed, 'rb').read()).hexdigest()
-print(json.dumps({
+sha256 = lambda path: hashlib.sha256(open(path, 'rb').read()).hexdigest()
+entry = {
     'file': os.path.basename(packed), 'kicks': kicks, 'drop': drop, 'coding': 'zstd',
-    'bytes': os.path.getsize(packed), 'raw': os.path.getsize(raw), 'sha256': digest,
+    'bytes': os.path.getsize(packed), 'raw': os.path.getsize(raw), 'sha256': sha256(packed),
     'fields': info.get('fields'), 'start': field or '..........',
-}))
+}
+if os.path.exists(five_packed):
+    entry['prepared'] = {
+        'file': os.path.basename(five_packed), 'coding': 'zstd', 'bytes': os.path.getsize(five_packed),
+        'raw': os.path.getsize(five), 'sha256': sha256(five_packed),
+    }
+print(json.dumps(entry))
 EOF
+    rm -f "$out/$base.five.zst"
+    if [ -f "$tmp/$base.five.zst" ]; then mv "$tmp/$base.five.zst" "$out/$base.five.zst"; fi
     mv "$tmp/$base.pcgraph.zst" "$out/$base.pcgraph.zst"
     mv "$tmp/$base.entry.json" "$out/$base.entry.json"
     # A file of the old coding (gzip) would be listed beside it.
     rm -f "$out/$base.pcgraph.gz"
-    say "$base: $(stat -c %s "$out/$base.pcgraph.zst") bytes served"
+    say "$base: $(stat -c %s "$out/$base.pcgraph.zst") bytes served; what five unknown pieces read: $(stat -c %s "$out/$base.five.zst" 2>/dev/null || echo none) bytes"
 done
 
 # The index: every graph of the folder.

@@ -67,6 +67,28 @@ zstd = ['zstd', '-q', '-19', '--long=23', '-c']
 data = subprocess.run(zstd, input=bytes(raw), check=True, capture_output=True).stdout
 open(os.path.join(bad, entry['file']), 'wb').write(data)
 entry = dict(entry, bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
+entry.pop('prepared', None)
+json.dump({'graphs': {'srs-softdrop': entry}}, open(os.path.join(bad, 'index.json'), 'w'))
+EOF
+# five-damaged/: the same page and graph, the site's copy of what five unknown pieces read
+# with one byte changed (then compressed again).
+mkdir -p "$site/five-damaged/graphs"
+for f in "$site"/*; do
+    case "$(basename "$f")" in graphs|damaged|five-damaged) ;; *) ln -s "$f" "$site/five-damaged/" ;; esac
+done
+python3 - "$site/graphs" "$site/five-damaged/graphs" <<'EOF'
+import hashlib, json, os, subprocess, sys
+good, bad = sys.argv[1:3]
+index = json.load(open(os.path.join(good, 'index.json')))
+entry = index['graphs']['srs-softdrop']
+os.symlink(os.path.join(good, entry['file']), os.path.join(bad, entry['file']))
+five = entry['prepared']
+unzstd = ['zstd', '-q', '-d', '--long=23', '-c', os.path.join(good, five['file'])]
+raw = bytearray(subprocess.run(unzstd, check=True, capture_output=True).stdout)
+raw[len(raw) // 2] ^= 0x10
+data = subprocess.run(['zstd', '-q', '-19', '-c'], input=bytes(raw), check=True, capture_output=True).stdout
+open(os.path.join(bad, five['file']), 'wb').write(data)
+entry['prepared'] = dict(five, bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
 json.dump({'graphs': {'srs-softdrop': entry}}, open(os.path.join(bad, 'index.json'), 'w'))
 EOF
 

@@ -126,10 +126,19 @@ pub enum Request {
     GraphPrepare {},
     /// `{"op":"graph_prepared_load"}`: takes what `graph_prepare` makes from the bytes the
     /// page wrote in the buffer of `pc_graph_prepared_buffer` (a file it kept from
-    /// `pc_graph_prepared_save` after an earlier load of the same graph), and lets the
+    /// `pc_graph_prepared_save` after an earlier load of the same graph, or the site's
+    /// copy: `"coding":"zstd","bytes":n`, the bytes it decompresses to), and lets the
     /// buffer go. Answer: `{"ok":true}`, or why they were not taken (`input` `graph`):
-    /// cut short, damaged, of another graph, or no graph loaded.
-    GraphPreparedLoad {},
+    /// cut short, damaged, not decompressing to `bytes`, of another graph, or no graph
+    /// loaded.
+    GraphPreparedLoad {
+        /// `none` (the default: a file the page kept) or `zstd` (the site's copy).
+        #[serde(default)]
+        coding: crate::graph::Coding,
+        /// The bytes decompressed, for `zstd`.
+        #[serde(default)]
+        bytes: Option<u64>,
+    },
     /// `{"op":"tables","kicks":"srs"}`: the cells, kicks and spawn the page moves the
     /// falling piece with ([`crate::play::Tables`]).
     Tables {
@@ -388,10 +397,12 @@ pub fn handle(request: &str) -> String {
         Request::GraphPrepare {} => {
             serde_json::json!({ "ok": true, "prepared": crate::graph::prepare() }).to_string()
         }
-        Request::GraphPreparedLoad {} => match crate::graph::prepared_load() {
-            Ok(()) => serde_json::json!({ "ok": true }).to_string(),
-            Err(e) => failure(&e.to_string(), "graph"),
-        },
+        Request::GraphPreparedLoad { coding, bytes } => {
+            match crate::graph::prepared_load(coding, bytes) {
+                Ok(()) => serde_json::json!({ "ok": true }).to_string(),
+                Err(e) => failure(&e.to_string(), "graph"),
+            }
+        }
         Request::Tables { kicks } => match crate::kicks::kick_table(&kicks) {
             Some(table) => answer(crate::play::tables(&table)),
             None => {
@@ -1019,6 +1030,84 @@ mod tests {
         );
         assert_eq!(load_prepared(&kept)["ok"], true);
         assert_eq!(crate::ffi::pc_graph_prepared_save(), len, "taken");
+    }
+
+    /// What the page does with the site's copy: its compressed bytes into the prepared
+    /// buffer, then `graph_prepared_load` with the length the site's index gives.
+    fn load_served(packed: &[u8], bytes: usize) -> Value {
+        let at = crate::ffi::pc_graph_prepared_buffer(packed.len());
+        crate::graph::tests::write_prepared(at, packed);
+        call(serde_json::json!({ "op": "graph_prepared_load", "coding": "zstd", "bytes": bytes }))
+    }
+
+    #[test]
+    fn the_sites_compressed_copy_of_what_five_unknown_pieces_read_is_taken() {
+        let rows = "###......./###......./###......./###.......";
+        let file = small_graph(rows);
+        let (loaded, _) = load_graph(&file, ("srs", "softdrop"), false, 1 << 20);
+        assert_eq!(loaded["ok"], true, "{loaded}");
+        call(serde_json::json!({ "op": "graph_prepare" }));
+        let len = crate::ffi::pc_graph_prepared_save();
+        let made =
+            crate::graph::tests::prepared_bytes_at(crate::ffi::pc_graph_prepared_bytes(), len);
+        let packed = |bytes: &[u8]| {
+            ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
+        };
+        let reload = || {
+            let (loaded, _) = load_graph(&file, ("srs", "softdrop"), false, 1 << 20);
+            assert_eq!(loaded["ok"], true, "{loaded}");
+        };
+        reload();
+        // Refused: another length than the index's, bytes that are no zstd frame, a frame
+        // cut short, no length, a frame of damaged bytes; nothing is taken.
+        let cases = [
+            (
+                load_served(&packed(&made), len - 1),
+                "prepared: the site's copy does not decompress (more than the ",
+            ),
+            (
+                load_served(&packed(&made), len + 1),
+                "prepared: the site's copy does not decompress (",
+            ),
+            (
+                load_served(&made, len),
+                "prepared: the site's copy does not decompress (",
+            ),
+            (
+                load_served(&packed(&made)[..packed(&made).len() / 2], len),
+                "prepared: the site's copy does not decompress (",
+            ),
+            (
+                call(serde_json::json!({ "op": "graph_prepared_load", "coding": "zstd" })),
+                "prepared: zstd bytes need their length decompressed (`bytes`)",
+            ),
+        ];
+        for (answer, error) in cases {
+            assert_eq!(answer["ok"], false, "{answer}");
+            assert!(
+                answer["error"].as_str().unwrap().starts_with(error),
+                "{answer}"
+            );
+            assert_eq!(
+                crate::ffi::pc_graph_prepared_save(),
+                usize::MAX,
+                "none taken"
+            );
+        }
+        let mut damaged = made.clone();
+        damaged[len / 2] ^= 1;
+        let refused = load_served(&packed(&damaged), len);
+        assert_eq!(
+            refused["error"],
+            "prepared: the graph file is damaged (checksum mismatch)"
+        );
+        // The good copy is taken: the same bytes as made.
+        assert_eq!(load_served(&packed(&made), len)["ok"], true);
+        let again = crate::ffi::pc_graph_prepared_save();
+        assert_eq!(
+            crate::graph::tests::prepared_bytes_at(crate::ffi::pc_graph_prepared_bytes(), again),
+            made
+        );
     }
 
     #[test]

@@ -96,7 +96,8 @@ pub extern "C" fn pc_graph_plain_bytes() -> *const u8 {
 
 /// Makes the buffer of what a walk of five unknown pieces reads `len` bytes long (zeros; 0
 /// lets it go) and returns where it starts (null when the memory cannot grow that far):
-/// the page writes the file it kept there, then asks `{"op":"graph_prepared_load"}` (see
+/// the page writes the file it kept (or the site's copy) there, then asks
+/// `{"op":"graph_prepared_load"}` (see
 /// [`crate::graph`]).
 #[unsafe(no_mangle)]
 pub extern "C" fn pc_graph_prepared_buffer(len: usize) -> *mut u8 {

@@ -13,9 +13,9 @@
 //! once a graph is in, the page may ask for its file in the plain layout a chunk at a time
 //! ([`plain_begin`], [`plain_next`]) and keep that in the cache instead.
 //!
-//! What [`prepare`] makes takes seconds in the module and a read from a file: the page may
-//! keep it beside the graph ([`prepared_save`]) and give it back after a later load
-//! ([`prepared_load`]).
+//! What [`prepare`] makes takes seconds in the module and a read from a file: the site
+//! serves a copy beside the graph (zstd-compressed), and the page may keep it beside the
+//! graph ([`prepared_save`]); either is given back after a load ([`prepared_load`]).
 //!
 //! One graph at a time: starting a load lets the loaded graph go first, so the module's
 //! memory never holds two.
@@ -42,10 +42,11 @@ thread_local! {
 }
 
 /// How the bytes of a graph file come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Coding {
     /// As the file is (the browser's cache keeps them so).
+    #[default]
     None,
     /// One zstd frame (the site serves them so).
     Zstd,
@@ -332,13 +333,47 @@ pub fn prepared_bytes() -> *const u8 {
 }
 
 /// Takes what a walk of five unknown pieces reads from the buffer, which the page filled
-/// from the file it kept ([`PcGraph::prepare_five_unknown_from`]), and lets the buffer go.
-pub fn prepared_load() -> Result<(), PreparedError> {
+/// from the file it kept or with the site's copy ([`PcGraph::prepare_five_unknown_from`]),
+/// and lets the buffer go. The site's copy comes as `coding` says; compressed, it must
+/// decompress to `length` bytes (the site's index says how many), and never more is made.
+pub fn prepared_load(coding: Coding, length: Option<u64>) -> Result<(), PreparedError> {
     let bytes = PREPARED.with(|p| std::mem::take(&mut *p.borrow_mut()));
     let graph = GRAPH
         .with(|g| g.borrow().clone())
         .ok_or(PreparedError::NoGraph)?;
+    let bytes = match coding {
+        Coding::None => bytes,
+        Coding::Zstd => unpack_whole(&bytes, length.ok_or(PreparedError::NoLength)?)?,
+    };
     Ok(graph.prepare_five_unknown_from(&bytes)?)
+}
+
+/// The zstd frame `packed` decompressed, which must be `length` bytes.
+fn unpack_whole(packed: &[u8], length: u64) -> Result<Vec<u8>, PreparedError> {
+    use std::io::Read;
+    let broken = |e: String| PreparedError::Unpack(e);
+    let mut decoder =
+        ruzstd::decoding::StreamingDecoder::new(packed).map_err(|e| broken(e.to_string()))?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(usize::try_from(length).unwrap_or(usize::MAX))
+        .map_err(|_| broken(format!("no memory for {length} bytes")))?;
+    // One byte more than promised tells a frame that goes on.
+    (&mut decoder)
+        .take(length.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| broken(e.to_string()))?;
+    let got = out.len() as u64;
+    if got > length {
+        return Err(broken(format!(
+            "more than the {length} bytes the site's index gives"
+        )));
+    }
+    if got < length {
+        return Err(broken(format!(
+            "{got} bytes, not the {length} the site's index gives"
+        )));
+    }
+    Ok(out)
 }
 
 /// Why [`prepared_load`] took nothing.
@@ -350,6 +385,12 @@ pub enum PreparedError {
     /// The bytes are not for the loaded graph, or damaged.
     #[error("prepared: {0}")]
     Bytes(#[from] GraphError),
+    /// Compressed bytes without the length they decompress to.
+    #[error("prepared: zstd bytes need their length decompressed (`bytes`)")]
+    NoLength,
+    /// The compressed bytes do not decompress, or not to the length given.
+    #[error("prepared: the site's copy does not decompress ({0})")]
+    Unpack(String),
 }
 
 /// Starts making the loaded graph's file in the plain layout ([`plain_next`]); its length

@@ -496,8 +496,10 @@ function drawGraph(g) {
   box.dataset.cached = g.cached ?? '';
   // The worker's time making what a walk of five unknown pieces reads, once it has.
   box.dataset.preparedMs = g.preparedMs === undefined ? '' : String(Math.round(g.preparedMs));
-  // 'file' when the worker read it from the file the browser keeps, or wrote that file.
+  // 'file' when the worker read it from the file the browser keeps, 'site' when it took the
+  // site's copy; preparedKept 'file' once it wrote that file.
   box.dataset.preparedFrom = g.preparedFrom ?? '';
+  box.dataset.preparedError = g.preparedError ?? '';
   box.dataset.preparedKept = g.preparedKept ?? '';
   if (play) play.render();
 }

@@ -10,7 +10,9 @@
 // {ms, source, memory} once a fresh worker has read that plain file in the place of the
 // worker that downloaded the graph (see renew); preparedMs once the worker has made what a
 // walk of five unknown pieces reads, preparedFrom 'file' when it read that from the file the
-// browser keeps (preparedReadMs), preparedKept 'file' once it wrote that file ('failed').
+// browser keeps (preparedReadMs) or 'site' when it took the site's copy (preparedMs the time
+// from the graph ready to it taken; preparedError when the copy was refused), preparedKept
+// 'file' once it wrote that file ('failed').
 
 /** What a 'graph' message says of the file of what five unknown pieces read (see worker.js). */
 function preparedFrom(data) {
@@ -131,7 +133,9 @@ export class SolverClient extends EventTarget {
       }
     } else if (data.type === 'graph-prepared') {
       if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
-      this.setGraph({ ...this.graph, preparedMs: data.ms });
+      if (data.error) this.setGraph({ ...this.graph, preparedError: data.error });
+      else if (data.from === 'site') this.setGraph({ ...this.graph, preparedMs: data.ms, preparedFrom: 'site' });
+      else this.setGraph({ ...this.graph, preparedMs: data.ms });
     } else if (data.type === 'graph-prepared-kept') {
       if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
       this.setGraph({ ...this.graph, preparedKept: data.error ? 'failed' : 'file', preparedKeptError: data.error });

@@ -10,7 +10,11 @@
 //                                                   id, layout: 'plain' | null, bytes, ms, error}
 //                                                   and, in a Play game with four previews,
 //                                                   after the first answer with the graph,
-//                                                   {type: 'graph-prepared', id, ms}; once
+//                                                   {type: 'graph-prepared', id, ms}, or,
+//                                                   once the site's copy is in (below),
+//                                                   {type: 'graph-prepared', id, ms, from:
+//                                                   'site', bytes} ({id, error} when it was
+//                                                   refused); once
 //                                                   what that makes is kept in a file (below),
 //                                                   {type: 'graph-prepared-kept', id, bytes,
 //                                                   ms, error}
@@ -43,7 +47,12 @@
 // first such walk), the worker keeps it in OPFS beside the plain file (pc_graph_prepared_*),
 // written and renamed the same way, and a later load of the same graph reads it back
 // ({op: 'graph_prepared_load'}, which checks it; a file that fails is deleted) before it
-// reports the graph ready: the 'graph' message then says `prepared: {ms, bytes}`.
+// reports the graph ready: the 'graph' message then says `prepared: {ms, bytes}`. Without
+// such a file, when the site serves a copy beside the graph (the index's entry names it under
+// `prepared`, zstd-compressed, a few MB), the worker fetches it once the graph is reported
+// ready and hands it to the module, which decompresses and checks it, then keeps it in that
+// file; a solve of a queue of five pieces or fewer (one that may leave five unknown) waits
+// for it rather than making it. A copy refused leaves the worker to make it as before.
 import { Pc } from './pc.js';
 
 const CACHE = 'pc-graphs';
@@ -72,6 +81,8 @@ let loadedId = null;
 /** Whether what a walk of five unknown pieces reads is in a file for the loaded graph (read
  * from one, or written: the worker tries once per load). */
 let preparedKept = false;
+/** The fetch of the site's copy of what five unknown pieces read, while it is under way. */
+let servedPrepared = null;
 
 self.onmessage = async ({ data }) => {
   if (data.type === 'init') {
@@ -86,6 +97,8 @@ self.onmessage = async ({ data }) => {
   }
   const pc = await ready;
   if (data.type === 'solve') {
+    // A walk of five unknown pieces would make what the site's copy on its way holds.
+    if (servedPrepared && (data.form?.queue?.length ?? 0) <= FIVE_UNKNOWN_QUEUE) await servedPrepared;
     const started = performance.now();
     const answer = pc.call({ ...data.extra, op: data.op ?? 'solve', form: data.form });
     const ms = performance.now() - started;
@@ -121,6 +134,7 @@ self.onmessage = async ({ data }) => {
     plainJob = null;
     prepared = false;
     preparedKept = false;
+    servedPrepared = null;
     graphId = data.id;
     graphEntry = data.graph;
     loadedId = null;
@@ -134,6 +148,14 @@ self.onmessage = async ({ data }) => {
         type: 'graph', id: data.id, ok: true, ...result, ms: performance.now() - started,
         memory: pc.exports.memory.buffer.byteLength,
       });
+      if (!prepared && data.graph.prepared) {
+        prepared = true;
+        const fetching = fetchPrepared(pc, data.graph, data.base, data.id);
+        servedPrepared = fetching;
+        fetching.then(() => {
+          if (servedPrepared === fetching) servedPrepared = null;
+        });
+      }
       if (result.source !== 'plain') {
         plainJob = { id: data.id, graph: data.graph, stale };
         setTimeout(() => storePlain(pc, data.id), PLAIN_AFTER_MS);
@@ -447,6 +469,49 @@ async function loadPrepared(pc, graph, id) {
   }
   handle.close();
   return { ms: performance.now() - started, bytes };
+}
+
+/**
+ * Fetches the site's copy of what a walk of five unknown pieces reads on the loaded graph
+ * (`graph.prepared`: {file, coding 'zstd', bytes, raw}) into the module, which decompresses it
+ * to `raw` bytes and checks it against the graph; then keeps it in the file beside the graph.
+ * Reports {type: 'graph-prepared', from: 'site'} with the time or the error; never throws. A
+ * copy refused (or a fetch that fails) leaves the worker to make it (`prepared` false).
+ */
+async function fetchPrepared(pc, graph, base, id) {
+  const started = performance.now();
+  const served = graph.prepared;
+  let error = null;
+  try {
+    if (served.coding !== 'zstd') throw new Error(`prepared: ${served.file}: coding ${served.coding}, not zstd`);
+    const url = new URL(`graphs/${served.file}`, base);
+    url.searchParams.set('v', served.sha256.slice(0, 16));
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`prepared: ${served.file}: HTTP ${response.status}`);
+    const packed = new Uint8Array(await response.arrayBuffer());
+    // A load asked for since holds the module now: this copy is not for it.
+    if (id !== loadedId) return;
+    const e = pc.exports;
+    const at = e.pc_graph_prepared_buffer(packed.byteLength) >>> 0;
+    if (at === 0 && packed.byteLength > 0) throw new Error('prepared: no memory for the file');
+    new Uint8Array(e.memory.buffer, at, packed.byteLength).set(packed);
+    const answer = pc.call({ op: 'graph_prepared_load', coding: 'zstd', bytes: served.raw });
+    if (pc.broken) throw new Error(answer.error ?? 'prepared: the module stopped');
+    if (!answer.ok) throw new Error(answer.error);
+  } catch (err) {
+    error = String(err.message ?? err);
+    if (id === loadedId) prepared = false;
+    try {
+      if (!pc.broken) pc.exports.pc_graph_prepared_buffer(0);
+    } catch (_) {
+      // the module failed already
+    }
+  }
+  self.postMessage({
+    type: 'graph-prepared', id, from: 'site', bytes: served.bytes, ms: performance.now() - started,
+    error: error ?? undefined,
+  });
+  if (!error) await storePrepared(pc, id);
 }
 
 /**

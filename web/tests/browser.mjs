@@ -321,10 +321,16 @@ await check('the page fetches the graph, caches it, answers from it as without i
     }
     return files;
   });
-  const [plain, ...others] = await plainFiles();
-  assertEqual(others, [], 'one plain file, no partial one');
-  assert(plain.name.startsWith('srs-softdrop.pcgraph.zst.') && plain.name.endsWith('.plain'), `plain file ${plain.name}`);
+  // Beside it, once taken from the site, what the walk of five unknown pieces reads.
+  await page.waitForFunction(() => document.getElementById('graph-status').dataset.preparedKept, { timeout: 30_000 });
+  const files = await plainFiles();
+  const plain = files.find((f) => f.name.endsWith('.plain'));
+  const five = files.find((f) => f.name.endsWith('.five'));
+  assertEqual(files.length, 2, `the plain file and the five-unknown file, no partial one: ${JSON.stringify(files)}`);
+  assert(plain?.name.startsWith('srs-softdrop.pcgraph.zst.'), `plain file ${plain?.name}`);
   assertEqual(plain.magic, 'PCGRAPH\0', 'the plain layout');
+  // (Taken from the site; a renewed worker may have read it back from the file since.)
+  assertEqual([five?.magic, await page.$eval('#graph-status', (n) => n.dataset.preparedError)], ['PCPREP5\0', ''], 'what five unknown pieces read, kept');
   assertEqual((await entry()).coding, 'zstd', 'the cache still keeps the download');
   // Then a fresh worker reads the plain file in the place of the one that read the
   // download (a module's memory never shrinks), and the page answers from it.
@@ -361,7 +367,7 @@ await check('the page fetches the graph, caches it, answers from it as without i
   state = await waitState(page, ['done', 'error']);
   assertEqual(await page.$eval('#status', (n) => n.dataset.engine), 'graph', 'the engine after the damaged plain file');
   await page.waitForFunction(() => document.getElementById('graph-status').dataset.cached === 'plain', { timeout: 30_000 });
-  assertEqual((await plainFiles()).map((f) => f.magic), ['PCGRAPH\0'], 'the plain file written again');
+  assertEqual((await plainFiles()).map((f) => f.magic).sort(), ['PCGRAPH\0', 'PCPREP5\0'], 'the plain file written again, the five-unknown file kept');
   // (The renewed worker reads it, holding it meanwhile.)
   await page.waitForFunction(() => window.pcPage.solver.graph.renewed, { timeout: 30_000 });
   // The cached download damaged too: refused, downloaded once more, answered from it.

@@ -250,22 +250,40 @@ async function graphAnswer(page) {
 export async function playChecks({
   browser, base, recommend, path, out, graphField,
 }) {
-  await check('Play: the first decision with the hold slot empty is exact from the graph (chance, hint, last move, review) as the native one; with four previews the worker then prepares the five-unknown walk and keeps it for the next page', async () => {
+  await check('Play: the first decision with the hold slot empty is exact from the graph (chance, hint, last move, review) as the native one; what the five-unknown walk reads is taken from the site (or made, when the site\'s copy is damaged) and kept for the next page', async () => {
     // The test site's graph is of graphField (7 pieces to a PC): from it, the hold slot
     // empty, the current piece and four previews, three pieces unknown. Without the graph
     // the page computes only holding first there (the depth-first search takes long on
     // the full field).
+    const status = (page) => page.$eval('#graph-status', (n) => ({ ...n.dataset }));
+    const waitStatus = (page, key) => page.waitForFunction((k) => document.getElementById('graph-status').dataset[k], { timeout: 30_000 }, key);
+    // 0. The site's copy of what the graph's walk of five unknown pieces reads damaged
+    //    (five-damaged/, a browser context of its own: no file kept yet): refused, so the
+    //    worker makes it itself after the first answer of a game with four previews, and
+    //    keeps it.
+    let context = await browser.createBrowserContext();
+    let page = await open(browser, `${base}five-damaged/`, emptyHoldStart(graphField, 'LSOLT', 'OZSIJ'), { page: await context.newPage() });
+    assertEqual(await graphAnswer(page), { engine: 'graph', partial: false }, 'the answer (the site\'s copy damaged)');
+    await waitStatus(page, 'preparedError');
+    await waitStatus(page, 'preparedKept');
+    let st = await status(page);
+    assert(st.preparedError.endsWith('the graph file is damaged (checksum mismatch)'), `the damaged copy refused: "${st.preparedError}"`);
+    assertEqual([st.preparedFrom, st.preparedKept, st.preparedMs !== ''], ['', 'file', true], 'made, then kept');
+    assertEqual(page.problems, [], 'console (the site\'s copy damaged)');
+    await context.close();
     // 1. The best choice is a placement (19/20; holding first 4/5): the hint shows it;
     //    a move that loses the PC ends the game, and its row in the review is exact.
-    let page = await open(browser, base, emptyHoldStart(graphField, 'LSOLT', 'OZSIJ'));
+    context = await browser.createBrowserContext();
+    page = await open(browser, base, emptyHoldStart(graphField, 'LSOLT', 'OZSIJ'), { page: await context.newPage() });
     assertEqual(await graphAnswer(page), { engine: 'graph', partial: false }, 'the answer');
     assertEqual(await page.$eval('#play-preview', (n) => n.value), '4', 'the Preview menu shows the link\'s preview');
-    // A game with four previews: after its first answer the worker makes what the graph's
-    // walk of five unknown pieces reads (a later start of a PC).
-    await page.waitForFunction(() => document.getElementById('graph-status').dataset.preparedMs, { timeout: 30_000 });
+    // Once the graph is in, the worker takes what the graph's walk of five unknown pieces
+    // reads (a later start of a PC) from the site ...
+    await waitStatus(page, 'preparedMs');
     // ... and keeps it in a file beside the graph, which the next page reads (below).
-    await page.waitForFunction(() => document.getElementById('graph-status').dataset.preparedKept, { timeout: 30_000 });
-    assertEqual(await page.$eval('#graph-status', (n) => n.dataset.preparedKept), 'file', 'what five unknown pieces read, kept');
+    await waitStatus(page, 'preparedKept');
+    st = await status(page);
+    assertEqual([st.preparedFrom, st.preparedKept, st.preparedError], ['site', 'file', ''], 'what five unknown pieces read, from the site, kept');
     let form = await position(page);
     assertEqual([form.field, form.hold, form.hold_used, form.queue], [graphField, '', false, 'LSOLT'], 'the position');
     let n = native(recommend, form);
@@ -299,7 +317,7 @@ export async function playChecks({
 
     // 2. The best choice is to hold first (119/120; the best placement 59/60): the hint
     //    says so, and holding loses nothing.
-    page = await open(browser, base, emptyHoldStart(graphField, 'TLZIS', 'ZJIOLT'));
+    page = await open(browser, base, emptyHoldStart(graphField, 'TLZIS', 'ZJIOLT'), { page: await context.newPage() });
     assertEqual(await graphAnswer(page), { engine: 'graph', partial: false }, 'the answer');
     assertEqual(await page.$eval('#graph-status', (n) => n.dataset.preparedFrom), 'file', 'what five unknown pieces read, read from the file the last page kept');
     form = await position(page);
@@ -316,6 +334,7 @@ export async function playChecks({
     assertEqual(await text(page, '#last-verdict'), 'the best move', 'the verdict');
     assertEqual(page.problems, [], 'console');
     await page.close();
+    await context.close();
   });
 
   await check('Play: where the exact chance takes hours (the hold slot empty, one preview, six pieces unknown), an estimate: ≈ chance ± its error, its best choice as the hint, estimated chances in the last move', async () => {

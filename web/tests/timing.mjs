@@ -2,8 +2,8 @@
 // this; not a CI test: minutes).
 //
 //   node tests/timing.mjs --url http://127.0.0.1:PORT/ --out DIR [--runs 5] [--games N]
-//        [--play-decisions N] [--no-play] [--start LINK [--start-chance N/D] [--start-again H,Q,B]]
-//        [--throttle MBIT] [--throttle-runs N]
+//        [--play-decisions N] [--no-play] [--start LINK [--start-chance N/D] [--start-again H,Q,B]
+//        [--start-fresh]] [--throttle MBIT] [--throttle-runs N]
 //
 // 0. --throttle-runs (3) first visits with the network throttled to --throttle Mbit/s (50;
 //    0: none), each in a context of its own: the time from the request to the first exact
@@ -19,8 +19,10 @@
 //    decision; medians.
 // 3. The first decision of a game in Play mode, the hold slot empty (the empty field,
 //    LSITJO, Z forced: 69/70), answered from the graph in full, on --runs reloads (the
-//    graph from the cache): the worker's solve time, the time from the piece appearing to
-//    its answer, the worker's memory; medians.
+//    graph from the cache; with --start-fresh, each in a browser context of its own: a first
+//    visit, the graph downloaded, what five unknown pieces read fetched from the site): the
+//    worker's solve time, the time from the piece appearing to its answer, the worker's
+//    memory; medians.
 // 4. Play mode, by keyboard, following the hints, with the graph and then without it
 //    (turned off in the settings): the time from each piece appearing to its answer.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -42,6 +44,8 @@ const GAME_START = args.start ?? 'play=1&seed=1&preview=5&field=..........&queue
 const START_CHANCE = args['start-chance'] ?? (args.start ? null : '69/70');
 // --start-again HOLD,QUEUE,BAG: then another start in the same page (startAgain).
 const START_AGAIN = args['start-again'] ?? null;
+// --start-fresh: each Play start a first visit (a browser context of its own).
+const START_FRESH = !!args['start-fresh'];
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -146,8 +150,10 @@ async function gameStart(page) {
     const g = window.pcPage.solver.graph;
     return {
       graph: g.state, fromCache: g.fromCache, graphLoadMs: g.ms, chance: a.chance?.fraction ?? null,
-      // 'file' when the worker read what five unknown pieces read from the file a page before kept.
+      // 'file' when the worker read what five unknown pieces read from the file a page before
+      // kept, 'site' when it took the site's copy (preparedMs: from the graph ready to taken).
       preparedFrom: g.preparedFrom ?? null, preparedReadMs: g.preparedReadMs ?? null,
+      preparedMs: g.preparedMs ?? null, preparedError: g.preparedError ?? null,
       holdFirst: a.hold_first?.fraction ?? null, moves: a.moves.length, partial: !!a.partial, engine: t.engine,
       estimate: a.estimate ? { ...a.estimate, percent: a.chance.percent, stdError: a.chance.std_error } : null,
       solveMs: t.solveMs, answerMs: t.ms, workerMemoryMiB: Math.round(t.memory / 2 ** 20),
@@ -301,7 +307,8 @@ await page.close();
 // last page's worker memory for a while, which the renderer's resident size would count.
 figures.game_start = { runs: [] };
 for (let i = 0; i < runs; i++) {
-  page = await open(browser, base, GAME_START);
+  const context = START_FRESH ? await browser.createBrowserContext() : null;
+  page = await open(browser, base, GAME_START, context ? { page: await context.newPage() } : {});
   const run = await gameStart(page);
   if (START_AGAIN) run.again = await startAgain(page);
   // A page that made what five unknown pieces read keeps it in a file for the next (the
@@ -314,6 +321,7 @@ for (let i = 0; i < runs; i++) {
   figures.game_start.runs.push(run);
   console.log(`game start ${i + 1}`, JSON.stringify(run));
   await page.close();
+  await context?.close();
 }
 figures.game_start.solve_ms_median = Math.round(median(figures.game_start.runs.map((r) => r.solveMs)));
 figures.game_start.answer_ms_median = Math.round(median(figures.game_start.runs.map((r) => r.answerMs)));
