@@ -522,6 +522,22 @@ fn counts_of(set: &[u64]) -> [u64; MAX_WORDS.div_ceil(2)] {
     counts
 }
 
+/// The high bit of each nibble, and of each byte: the lanes of [`max_of_lanes`].
+const NIBBLE_HIGH: u64 = 0x8888_8888_8888_8888;
+const BYTE_HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The lane-wise maximum of two words of counts of at most 7, in lanes whose high bits
+/// are `high` (nibbles or bytes): all lanes at once. A lane's high bit above a count
+/// is free, so `(a | high) - b` never borrows across lanes and keeps the high bit
+/// exactly where `a >= b`.
+#[inline]
+fn max_of_lanes(a: u64, b: u64, high: u64) -> u64 {
+    let lane_bits = high.trailing_zeros() + 1;
+    let a_wins = ((a | high) - b) & high;
+    let mask = (a_wins >> (lane_bits - 1)) * ((1 << lane_bits) - 1);
+    (a & mask) | (b & !mask)
+}
+
 /// [`best_of_bytes`] from a set's counts ([`counts_of`]).
 fn best_of_counts(row: &mut [Count], counts: &[u64]) {
     for (i, &word) in counts.iter().enumerate() {
@@ -540,12 +556,41 @@ fn best_of_counts(row: &mut [Count], counts: &[u64]) {
 /// what `set` wins: a byte's popcount, taken for eight bytes at once.
 fn best_of_bytes(row: &mut [Count], set: &[u64]) {
     for (i, &word) in set.iter().enumerate() {
-        if word == 0 {
-            continue;
+        if word != 0 {
+            best_of_byte_counts(&mut row[8 * i..], byte_popcounts(word));
         }
-        let counts = byte_popcounts(word);
-        for (j, best) in row[8 * i..].iter_mut().take(8).enumerate() {
-            *best = (*best).max((counts >> (8 * j) & 0xff) as Count);
+    }
+}
+
+/// Raises the first eight counts of `row` to the bytes of `counts`.
+#[inline]
+fn best_of_byte_counts(row: &mut [Count], counts: u64) {
+    for (j, best) in row.iter_mut().take(8).enumerate() {
+        *best = (*best).max((counts >> (8 * j) & 0xff) as Count);
+    }
+}
+
+/// The best counts of the last depth's `sets` (arena offsets, none [`NO_SET`] or
+/// [`WINS_ALL`]) kept packed ([`counts_of`] in the arena's nibbles when `counts_only`,
+/// else each word's [`byte_popcounts`]): the lane-wise maximum over the sets, which
+/// stops once it is `full` (the packed counts of every continuation).
+fn best_packed(arena: &[u64], sets: &[u32], counts_only: bool, full: &[u64], best: &mut [u64]) {
+    best.fill(0);
+    let n = best.len();
+    for &at in sets {
+        let at = at as usize;
+        let source = &arena[at..at + n];
+        if counts_only {
+            for (b, &c) in best.iter_mut().zip(source) {
+                *b = max_of_lanes(*b, c, NIBBLE_HIGH);
+            }
+        } else {
+            for (b, &w) in best.iter_mut().zip(source) {
+                *b = max_of_lanes(*b, byte_popcounts(w), BYTE_HIGH);
+            }
+        }
+        if best == full {
+            break;
         }
     }
 }
@@ -1150,8 +1195,11 @@ impl<'g, 's> Walk<'g, 's> {
     /// ([`Walk::prepare_leaves`]); kept for the states met again when `remember` holds.
     fn leaf_set(&mut self, s: u32, prepared: Option<&[u32]>, remember: bool) -> u32 {
         debug_assert!(!(remember && self.counts_only));
-        if let Some(&at) = self.leaves.get(&s).filter(|_| !self.counts_only) {
-            return at;
+        // (Never remembered while the arena keeps counts: no lookup then.)
+        if !self.counts_only {
+            if let Some(&at) = self.leaves.get(&s) {
+                return at;
+            }
         }
         let code = code_of(s);
         let (layer, field) = (self.layer(self.last, code), field_of(s));
@@ -1589,6 +1637,21 @@ impl<'g, 's> Walk<'g, 's> {
         let mut children: Vec<u32> = Vec::new();
         let mut row: Vec<Count> = vec![0; width];
         let mut set = std::mem::take(&mut self.below);
+        // The children are the last depth's sets: their best counts are taken packed, all
+        // lanes at once, then unpacked into the row.
+        let packed = sets_below && d + 1 == self.last;
+        let packed_words = if self.counts_only {
+            self.space.words.div_ceil(2)
+        } else {
+            self.space.words
+        };
+        let full_packed: Vec<u64> = if self.counts_only {
+            counts_of(&self.full)[..packed_words].to_vec()
+        } else {
+            self.full.iter().map(|&w| byte_popcounts(w)).collect()
+        };
+        let mut best = vec![0u64; packed_words];
+        let mut child_sets: Vec<u32> = Vec::new();
         for (i, &s) in level.states.iter().enumerate() {
             // What the state's children win, as one key: a 2-line PC wins everything.
             children.clear();
@@ -1614,27 +1677,45 @@ impl<'g, 's> Walk<'g, 's> {
                 continue;
             }
             row.iter_mut().for_each(|c| *c = 0);
-            for &child in &children {
-                if child == WINS_ALL {
+            if packed {
+                if children.contains(&WINS_ALL) {
                     row.copy_from_slice(spans);
-                } else if !sets_below {
-                    let from = child as usize * width;
-                    for (best, &c) in row.iter_mut().zip(&below.counts[from..from + width]) {
-                        *best = (*best).max(c);
+                } else {
+                    child_sets.clear();
+                    child_sets.extend(children.iter().copied().filter(|&c| c != NO_SET));
+                    best_packed(
+                        &self.arena,
+                        &child_sets,
+                        self.counts_only,
+                        &full_packed,
+                        &mut best,
+                    );
+                    if self.counts_only {
+                        best_of_counts(&mut row, &best);
+                    } else {
+                        for (i, &counts) in best.iter().enumerate() {
+                            best_of_byte_counts(&mut row[8 * i..], counts);
+                        }
                     }
-                } else if d + 1 < self.last {
-                    set.iter_mut().for_each(|w| *w = 0);
-                    self.add_wins(levels, sets, d + 1, child, &mut set);
-                    best_of_bytes(&mut row, &set);
-                } else if child != NO_SET && self.counts_only {
-                    let at = child as usize;
-                    best_of_counts(&mut row, &self.arena[at..at + self.space.words.div_ceil(2)]);
-                } else if child != NO_SET {
-                    let at = child as usize;
-                    best_of_bytes(&mut row, &self.arena[at..at + self.space.words]);
                 }
-                if row == *spans {
-                    break;
+            } else {
+                for &child in &children {
+                    if child == WINS_ALL {
+                        row.copy_from_slice(spans);
+                    } else if !sets_below {
+                        let from = child as usize * width;
+                        for (best, &c) in row.iter_mut().zip(&below.counts[from..from + width]) {
+                            *best = (*best).max(c);
+                        }
+                    } else {
+                        // A set made from the depths below.
+                        set.iter_mut().for_each(|w| *w = 0);
+                        self.add_wins(levels, sets, d + 1, child, &mut set);
+                        best_of_bytes(&mut row, &set);
+                    }
+                    if row == *spans {
+                        break;
+                    }
                 }
             }
             let at = (rows.counts.len() / kept) as u32;
@@ -1770,6 +1851,78 @@ impl StateWalk for GraphWalk {
             Some(values) if values.stopped => Err(SolverError::Stopped),
             Some(values) => Ok(values),
             None => Err(SolverError::EngineDoesNotApply(Engine::Graph)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lane `i` of `word`, lanes of `bits` bits.
+    fn lane(word: u64, bits: u32, i: u32) -> u64 {
+        word >> (bits * i) & ((1 << bits) - 1)
+    }
+
+    proptest! {
+        #[test]
+        fn the_maximum_of_lanes_is_each_lanes_maximum(
+            a in proptest::collection::vec(0u64..8, 16),
+            b in proptest::collection::vec(0u64..8, 16),
+        ) {
+            for (bits, high) in [(4, NIBBLE_HIGH), (8, BYTE_HIGH)] {
+                let lanes = 64 / bits;
+                let pack = |v: &[u64]| (0..lanes).fold(0u64, |w, i| w | v[i as usize] << (bits * i));
+                let (x, y) = (pack(&a), pack(&b));
+                let max = max_of_lanes(x, y, high);
+                for i in 0..lanes {
+                    prop_assert_eq!(lane(max, bits, i), lane(x, bits, i).max(lane(y, bits, i)));
+                }
+            }
+        }
+
+        #[test]
+        fn packed_best_counts_are_the_best_counts_of_the_sets(
+            sets in proptest::collection::vec(proptest::collection::vec(any::<u64>(), 3), 0..6),
+            stop_early in any::<bool>(),
+        ) {
+            // Sets of three words whose bytes hold at most seven pieces (bit 7 never set).
+            let sets: Vec<Vec<u64>> = sets
+                .into_iter()
+                .map(|s| s.into_iter().map(|w| w & 0x7f7f_7f7f_7f7f_7f7f).collect())
+                .collect();
+            // Every continuation: all a byte may hold, or (`stop_early`) only what the sets
+            // hold, which a few of them may reach before the last.
+            let mut full = vec![0x7f7f_7f7f_7f7f_7f7f; 3];
+            if stop_early {
+                full = (0..3).map(|i| sets.iter().fold(0, |w, s| w | s[i])).collect();
+            }
+            let mut row = vec![0 as Count; 24];
+            for set in &sets {
+                best_of_bytes(&mut row, set);
+            }
+            for counts_only in [false, true] {
+                let (arena, full_packed): (Vec<u64>, Vec<u64>) = if counts_only {
+                    let arena = sets.iter().flat_map(|s| counts_of(s)[..2].to_vec()).collect();
+                    (arena, counts_of(&full)[..2].to_vec())
+                } else {
+                    (sets.concat(), full.iter().map(|&w| byte_popcounts(w)).collect())
+                };
+                let n = full_packed.len();
+                let at: Vec<u32> = (0..sets.len() as u32).map(|i| i * n as u32).collect();
+                let mut best = vec![0u64; n];
+                best_packed(&arena, &at, counts_only, &full_packed, &mut best);
+                let mut packed_row = vec![0 as Count; 24];
+                if counts_only {
+                    best_of_counts(&mut packed_row, &best);
+                } else {
+                    for (i, &counts) in best.iter().enumerate() {
+                        best_of_byte_counts(&mut packed_row[8 * i..], counts);
+                    }
+                }
+                prop_assert_eq!(&packed_row, &row, "counts_only {}", counts_only);
+            }
         }
     }
 }
