@@ -52,7 +52,9 @@
 // `prepared`, zstd-compressed, a few MB), the worker fetches it once the graph is reported
 // ready and hands it to the module, which decompresses and checks it, then keeps it in that
 // file; a solve of a queue of five pieces or fewer (one that may leave five unknown) waits
-// for it rather than making it. A copy refused leaves the worker to make it as before.
+// for it rather than making it (SERVED_WAIT_MS at most: on a slow network the walk makes it,
+// and the copy, checked when it comes, is kept all the same). A copy refused leaves the
+// worker to make it as before.
 import { Pc } from './pc.js';
 
 const CACHE = 'pc-graphs';
@@ -83,6 +85,8 @@ let loadedId = null;
 let preparedKept = false;
 /** The fetch of the site's copy of what five unknown pieces read, while it is under way. */
 let servedPrepared = null;
+/** How long a solve waits for that copy at most: about what making it takes the module. */
+const SERVED_WAIT_MS = 3000;
 
 self.onmessage = async ({ data }) => {
   if (data.type === 'init') {
@@ -97,8 +101,11 @@ self.onmessage = async ({ data }) => {
   }
   const pc = await ready;
   if (data.type === 'solve') {
-    // A walk of five unknown pieces would make what the site's copy on its way holds.
-    if (servedPrepared && (data.form?.queue?.length ?? 0) <= FIVE_UNKNOWN_QUEUE) await servedPrepared;
+    // A walk of five unknown pieces would make what the site's copy on its way holds: wait
+    // for the copy, up to about what making it takes (a slow network makes it instead).
+    if (servedPrepared && (data.form?.queue?.length ?? 0) <= FIVE_UNKNOWN_QUEUE) {
+      await Promise.race([servedPrepared, new Promise((done) => setTimeout(done, SERVED_WAIT_MS))]);
+    }
     const started = performance.now();
     const answer = pc.call({ ...data.extra, op: data.op ?? 'solve', form: data.form });
     const ms = performance.now() - started;
