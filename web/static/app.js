@@ -497,7 +497,7 @@ function drawGraph(g) {
   // The worker's time making what a walk of five unknown pieces reads, once it has.
   box.dataset.preparedMs = g.preparedMs === undefined ? '' : String(Math.round(g.preparedMs));
   // 'file' when the worker read it from the file the browser keeps, 'site' when it took the
-  // site's copy; preparedKept 'file' once it wrote that file.
+  // site's copy; preparedKept 'file' once that file is kept (read from it or written).
   box.dataset.preparedFrom = g.preparedFrom ?? '';
   box.dataset.preparedError = g.preparedError ?? '';
   box.dataset.preparedKept = g.preparedKept ?? '';

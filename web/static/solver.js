@@ -12,11 +12,13 @@
 // walk of five unknown pieces reads, preparedFrom 'file' when it read that from the file the
 // browser keeps (preparedReadMs) or 'site' when it took the site's copy (preparedMs the time
 // from the graph ready to it taken; preparedError when the copy was refused), preparedKept
-// 'file' once it wrote that file ('failed').
+// 'file' once that file is kept (read from it or written; 'failed' when writing failed).
 
-/** What a 'graph' message says of the file of what five unknown pieces read (see worker.js). */
+/** What a 'graph' message says of the file of what five unknown pieces read (see worker.js):
+ * read from it, that file is kept. */
 function preparedFrom(data) {
-  return data.prepared?.ms === undefined ? {} : { preparedFrom: 'file', preparedReadMs: data.prepared.ms };
+  if (data.prepared?.ms === undefined) return {};
+  return { preparedFrom: 'file', preparedReadMs: data.prepared.ms, preparedKept: 'file' };
 }
 
 /** How long solves wait for a graph that downloads (see SolverClient.waitsForGraph). */
@@ -38,6 +40,10 @@ export class SolverClient extends EventTarget {
     this.graphJob = 0;
     this.renewing = null; // the graph job of a renewal under way (see renew)
     this.renewWanted = false;
+    // How many steps of the worker on what five unknown pieces read (fetched from the site,
+    // made, kept in a file) are under way: a renewal waits for them, so that the worker that
+    // took the copy keeps it rather than being terminated halfway.
+    this.preparing = 0;
     this.indexReady = false;
     this.start();
     this.graphIndex().then(() => {
@@ -56,6 +62,7 @@ export class SolverClient extends EventTarget {
     if (this.worker) this.worker.terminate();
     this.renewing = null;
     this.renewWanted = false;
+    this.preparing = 0;
     this.worker = new Worker(new URL('worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (e) => {
@@ -80,7 +87,7 @@ export class SolverClient extends EventTarget {
    * second the read takes.
    */
   renew() {
-    if (!this.renewWanted || this.running || this.graph.state !== 'ready') return;
+    if (!this.renewWanted || this.running || this.preparing > 0 || this.graph.state !== 'ready') return;
     const entry = this.graph.entry;
     this.spawn();
     const id = ++this.graphJob;
@@ -94,6 +101,7 @@ export class SolverClient extends EventTarget {
       const job = this.running;
       if (!job || job.id !== data.id) return;
       this.running = null;
+      if (data.preparing) this.preparing += 1;
       if (data.broken) this.restart();
       else this.renew();
       job.resolve({ answer: data.answer, ms: data.ms, memory: data.memory, waitedMs: job.startedAt - job.addedAt });
@@ -103,12 +111,15 @@ export class SolverClient extends EventTarget {
       this.setGraph({ ...this.graph, state: 'loading', stage: data.stage, loaded: data.loaded, total: data.total });
     } else if (data.type === 'graph') {
       if (data.id !== this.graphJob) return;
+      this.preparing = data.preparing ? 1 : 0;
       if (data.id === this.renewing) {
         this.renewing = null;
         if (data.ok) {
+          // A renewed worker that read the file of what five unknown pieces read: that file is
+          // kept, whichever worker wrote it (and where it came from, the page said already).
           this.setGraph({
-            ...this.graph, renewed: { ms: data.ms, source: data.source, memory: data.memory },
-            ...preparedFrom(data),
+            ...preparedFrom(data), ...this.graph,
+            renewed: { ms: data.ms, source: data.source, memory: data.memory },
           });
           return;
         }
@@ -139,6 +150,10 @@ export class SolverClient extends EventTarget {
     } else if (data.type === 'graph-prepared-kept') {
       if (data.id !== this.graphJob || this.graph.state !== 'ready') return;
       this.setGraph({ ...this.graph, preparedKept: data.error ? 'failed' : 'file', preparedKeptError: data.error });
+    } else if (data.type === 'graph-prepared-done') {
+      if (data.id !== this.graphJob || this.preparing === 0) return;
+      this.preparing -= 1;
+      this.renew();
     }
   }
 

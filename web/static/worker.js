@@ -1,8 +1,9 @@
 // The solver's thread. Messages from the page:
 //   {type: 'init', module}                       once, the compiled module
-//   {type: 'solve', id, form, op, extra}         -> {type: 'answer', id, answer, ms, memory, broken}
-//                                                   (op: 'solve', Play mode's 'play_solve', or
-//                                                   'path' with extra {pattern, list})
+//   {type: 'solve', id, form, op, extra}         -> {type: 'answer', id, answer, ms, memory, broken,
+//                                                   preparing} (op: 'solve', Play mode's
+//                                                   'play_solve', or 'path' with extra
+//                                                   {pattern, list})
 //   {type: 'graph', id, graph, base}             -> {type: 'graph-progress', id, stage, loaded, total}…
 //                                                   then {type: 'graph', id, ok, info | error, ms, …}
 //                                                   and, after a load of a download or of its
@@ -18,6 +19,9 @@
 //                                                   what that makes is kept in a file (below),
 //                                                   {type: 'graph-prepared-kept', id, bytes,
 //                                                   ms, error}
+// An answer or a 'graph' message that says `preparing` is followed by {type:
+// 'graph-prepared-done', id} once the worker has fetched, made or kept what five unknown pieces
+// read (whatever came of it): until then the page terminates this worker only to cancel.
 // A solve cannot be interrupted inside the module: the page cancels by terminating this
 // worker and starting another (which loads the graph again, from the browser's cache).
 //
@@ -110,28 +114,34 @@ self.onmessage = async ({ data }) => {
     const answer = pc.call({ ...data.extra, op: data.op ?? 'solve', form: data.form });
     const ms = performance.now() - started;
     const memory = pc.exports.memory.buffer.byteLength;
-    self.postMessage({ type: 'answer', id: data.id, answer, ms, memory, broken: pc.broken });
+    // The answer may have made what five unknown pieces read (a start with four previews),
+    // to keep; a game with four previews makes it now, while the player moves, rather than
+    // in the first of its starts of a PC (whose walk leaves five pieces unknown).
+    const loaded = loadedId;
+    const keep = !preparedKept && loaded !== null;
+    const make = data.op === 'play_solve' && !prepared && loaded !== null
+      && data.form?.queue?.length === FIVE_UNKNOWN_QUEUE;
+    if (make) prepared = true;
+    // `preparing`: a 'graph-prepared-done' follows, and the page renews no worker before it.
+    self.postMessage({
+      type: 'answer', id: data.id, answer, ms, memory, broken: pc.broken, preparing: keep || make,
+    });
     // The first answer is out: the plain layout need not wait any longer. Until the worker
     // that holds it is renewed, the memory of the download's read stays in use.
     if (plainJob) setTimeout(() => storePlain(pc, plainJob?.id), 0);
-    // The answer may have made what five unknown pieces read (a start with four previews).
-    if (!preparedKept && loadedId !== null) {
-      const loaded = loadedId;
-      setTimeout(() => storePrepared(pc, loaded), 0);
-    }
-    if (data.op === 'play_solve' && !prepared && data.form?.queue?.length === FIVE_UNKNOWN_QUEUE) {
-      // A game with four previews: its starts of a PC leave five pieces unknown. Make what
-      // their walk reads now, while the player moves, rather than in the first of them.
-      prepared = true;
-      setTimeout(() => {
-        const started = performance.now();
-        const done = pc.call({ op: 'graph_prepare' }).prepared;
-        if (!done) {
-          prepared = false;
-          return;
+    if (keep || make) {
+      setTimeout(async () => {
+        if (keep) await storePrepared(pc, loaded);
+        if (make && loaded === loadedId) {
+          const begun = performance.now();
+          if (pc.call({ op: 'graph_prepare' }).prepared) {
+            self.postMessage({ type: 'graph-prepared', id: loaded, ms: performance.now() - begun });
+            await storePrepared(pc, loaded);
+          } else {
+            prepared = false;
+          }
         }
-        self.postMessage({ type: 'graph-prepared', id: graphId, ms: performance.now() - started });
-        storePrepared(pc, loadedId);
+        self.postMessage({ type: 'graph-prepared-done', id: loaded });
       }, 0);
     }
   } else if (data.type === 'graph') {
@@ -151,16 +161,19 @@ self.onmessage = async ({ data }) => {
       loadedId = data.id;
       result.prepared = await loadPrepared(pc, data.graph, data.id);
       if (result.prepared?.ms !== undefined) prepared = preparedKept = true;
+      // `preparing`: the site's copy is fetched and kept next, and a 'graph-prepared-done' follows.
+      const fetching = !prepared && Boolean(data.graph.prepared);
       self.postMessage({
         type: 'graph', id: data.id, ok: true, ...result, ms: performance.now() - started,
-        memory: pc.exports.memory.buffer.byteLength,
+        memory: pc.exports.memory.buffer.byteLength, preparing: fetching,
       });
-      if (!prepared && data.graph.prepared) {
+      if (fetching) {
         prepared = true;
-        const fetching = fetchPrepared(pc, data.graph, data.base, data.id);
-        servedPrepared = fetching;
-        fetching.then(() => {
-          if (servedPrepared === fetching) servedPrepared = null;
+        const fetched = fetchPrepared(pc, data.graph, data.base, data.id);
+        servedPrepared = fetched;
+        fetched.then(() => {
+          if (servedPrepared === fetched) servedPrepared = null;
+          self.postMessage({ type: 'graph-prepared-done', id: data.id });
         });
       }
       if (result.source !== 'plain') {
