@@ -249,6 +249,52 @@ fn bench_graph(c: &mut Criterion) {
             })
         },
     );
+    // The same two decisions with the last depth's sets made on two threads.
+    let on_two_threads = |preview: usize| {
+        let options = SolverOptions {
+            graph: Some(graph.clone()),
+            preview,
+            threads: 2,
+            ..SolverOptions::default()
+        };
+        Solver::with_options(rules.clone(), options).unwrap()
+    };
+    assert_eq!(
+        on_two_threads(4).recommend(&five).unwrap().moves,
+        ranking.moves
+    );
+    group.bench_function(
+        "PC start, I held, JLOST (preview 4, five unknown), full ranking, cold, two threads",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    on_two_threads(4)
+                        .recommend(black_box(&five))
+                        .unwrap()
+                        .moves
+                        .len(),
+                )
+            })
+        },
+    );
+    assert_eq!(
+        on_two_threads(5).recommend(&game).unwrap().moves,
+        solver().recommend(&game).unwrap().moves
+    );
+    group.bench_function(
+        "first decision of a game, LSITJO, Z forced, empty hold, full ranking, cold, two threads",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    on_two_threads(5)
+                        .recommend(black_box(&game))
+                        .unwrap()
+                        .moves
+                        .len(),
+                )
+            })
+        },
+    );
     // The first decision of a game with four previews: the hold slot empty, L S I T J in
     // view, O and Z left in the first bag: six unknown, a walk for each order of the two.
     let game_four = Position::new(Default::default(), Piece::L)

@@ -35,9 +35,12 @@ pub struct SolverOptions {
     /// Only the depth-first engine counts decisions: under a limit, it answers what the
     /// layered search would.
     pub work_limit: Option<u64>,
-    /// Threads a full ranking by the layered search may use (0 counts as 1): the
-    /// machine's with the `parallel` feature, else 1. Each thread takes every n-th move
-    /// and keeps its own tables (not counted in `memory_limit`); the values are the same.
+    /// Threads a question may use (0 counts as 1): the machine's with the `parallel`
+    /// feature, else 1. A full ranking by the layered search gives each thread every n-th
+    /// move, each with its own tables (not counted in `memory_limit`); the PC field graph's
+    /// walk of the first pieces of a PC (four or five pieces unknown) shares out the
+    /// fields it ends on (finding their children, and what each wins), a run at a time.
+    /// The values are the same whatever the threads.
     pub threads: usize,
     /// The PC field graph of the solver's rules ([`PcGraph`](crate::PcGraph)): the
     /// decisions on its fields that [`Engine::Graph`](crate::Engine::Graph) describes are answered from it.

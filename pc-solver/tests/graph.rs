@@ -785,6 +785,49 @@ fn first_decisions_with_four_previews_are_worth_their_first_reveal() {
     assert!(checked > 0);
 }
 
+/// Starts of a PC with four previews (five pieces unknown) and first decisions of a game
+/// (the hold slot empty, five previews) on the full graphs of SRS, SRS+ and hard drop: with
+/// two threads making the walk's last depth, every move's chance is the one a thread
+/// alone gives. `PC_STARTS` sets how many of each (6 by default), `PC_PART=k/n` runs every
+/// n-th from the k-th:
+/// `cargo test -p pc-solver --release --test graph -- --ignored --nocapture two_threads`
+#[test]
+#[ignore]
+fn the_walk_on_two_threads_ranks_as_on_one() {
+    let starts: usize = std::env::var("PC_STARTS").map_or(6, |s| s.parse().unwrap());
+    let (part, parts) = part();
+    let (rule_sets, graphs) = full_graphs();
+    let mut moves = 0;
+    for i in (part..starts).step_by(parts) {
+        let which = i % rule_sets.len();
+        let four_previews = position("", 4, 3000 + i as u64, 1 + i % 6, 4, true);
+        let first_of_a_game = position("", 4, 3100 + i as u64, 0, 5, false);
+        for (start, preview) in [(four_previews, 4), (first_of_a_game, 5)] {
+            let solver = |threads| {
+                let options = SolverOptions {
+                    preview,
+                    threads,
+                    ..with_graph(&graphs[which])
+                };
+                Solver::with_options(rule_sets[which].clone(), options).unwrap()
+            };
+            let one = solver(1).recommend(&start).unwrap();
+            let two = solver(2).recommend(&start).unwrap();
+            assert_eq!(one.engine, Engine::Graph, "{start:?}");
+            assert_eq!(values(&one), values(&two), "{start:?}");
+            eprintln!(
+                "start {i} (rules {which}): hold {:?}, queue {:?}, bag {}: {} moves agreed",
+                start.hold,
+                start.queue(),
+                start.bag,
+                one.moves.len()
+            );
+            moves += one.moves.len();
+        }
+    }
+    assert!(moves > 0);
+}
+
 /// Random position `i` a few pieces into a PC on the full graph of rule set `i % 3`:
 /// `placed` pieces placed from the empty field with a chance left on the way, the hold slot
 /// filled, `preview` previews. Returns the rule set's index and the position.

@@ -40,7 +40,32 @@ pub(crate) fn in_parallel<T: Send, E: Send>(
     order: &[usize],
     work: impl Fn(usize) -> Result<T, E> + Sync,
 ) -> Result<Vec<T>, E> {
-    let threads = threads().min(order.len());
+    in_parallel_on(threads(), order, work)
+}
+
+/// `work(k)` for each `k` in `0..parts` on up to `threads` threads, this one among them
+/// (one where no thread can be started), the results in order of `k`.
+pub(crate) fn on_threads<T: Send>(
+    threads: usize,
+    parts: usize,
+    work: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let order: Vec<usize> = (0..parts).collect();
+    match in_parallel_on(threads, &order, |k| {
+        Ok::<T, std::convert::Infallible>(work(k))
+    }) {
+        Ok(results) => results,
+        Err(never) => match never {},
+    }
+}
+
+/// [`in_parallel`] on up to `threads` threads.
+fn in_parallel_on<T: Send, E: Send>(
+    threads: usize,
+    order: &[usize],
+    work: impl Fn(usize) -> Result<T, E> + Sync,
+) -> Result<Vec<T>, E> {
+    let threads = threads.min(order.len());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let run = || {
         let mut done = Vec::new();

@@ -387,6 +387,25 @@ mod tests {
         (out, bag)
     }
 
+    /// The decision on `field` with this hold slot, queue and bag after it, nothing held
+    /// yet for the current piece.
+    fn decision_at(
+        field: PcField,
+        hold: Option<Piece>,
+        queue: &[Piece],
+        bag: &BagState,
+        rules: &Rules,
+    ) -> Decision {
+        Decision {
+            field,
+            hold,
+            queue: Queue::new(queue),
+            bag: bag.remaining(),
+            hold_rule: rules.hold,
+            hold_used: false,
+        }
+    }
+
     /// The values of the states with a chance, by field key and hold.
     fn won(values: &StateValues) -> std::collections::BTreeMap<(u128, u8), u64> {
         values
@@ -415,30 +434,37 @@ mod tests {
             } else {
                 (None, &pieces[..in_view])
             };
-            let decision = Decision {
-                field: start,
-                hold,
-                queue: Queue::new(queue),
-                bag: bag.remaining(),
-                hold_rule: rules.hold,
-                hold_used: false,
-            };
+            let decision = decision_at(start, hold, queue, &bag, rules);
             let mut memo = GraphMemo::default();
             // A walk stopped before it starts walks nothing (and leaves the memo sound
             // for the walks below, which the layered search checks).
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-            let stopped =
-                search::values(graph, &mut memo, &decision, false, Ask::Every, Some(&stop))
-                    .expect("the walk applies");
+            let stopped = search::values(
+                graph,
+                &mut memo,
+                &decision,
+                false,
+                Ask::Every,
+                Some(&stop),
+                1,
+            )
+            .expect("the walk applies");
             assert!(stopped.stopped, "seed {seed}");
             assert!(stopped.values.values().all(|&v| v == 0), "seed {seed}");
-            let by_graph = search::values(graph, &mut memo, &decision, false, Ask::Every, None)
+            let by_graph = search::values(graph, &mut memo, &decision, false, Ask::Every, None, 1)
                 .expect("the walk applies");
             // Stopping at the first certain move (depth first for the first moves, then
             // layer by layer) gives the same values, and at most one certain move.
-            let stopping =
-                search::values(graph, &mut memo, &decision, false, Ask::UntilCertain, None)
-                    .expect("the walk applies");
+            let stopping = search::values(
+                graph,
+                &mut memo,
+                &decision,
+                false,
+                Ask::UntilCertain,
+                None,
+                1,
+            )
+            .expect("the walk applies");
             let certain = stopping.values.values().filter(|&&v| v == by_graph.count);
             assert!(certain.count() <= 1);
             if !stopping.values.values().any(|&v| v == by_graph.count) {
@@ -447,6 +473,12 @@ mod tests {
             for (state, value) in &stopping.values {
                 assert_eq!(by_graph.values.get(state), Some(value), "seed {seed}");
             }
+            // Made on threads, the last depth's sets give the same values.
+            let threaded = search::values(graph, &mut memo, &decision, false, Ask::Every, None, 2)
+                .expect("the walk applies");
+            assert_eq!(threaded.count, by_graph.count, "seed {seed}");
+            assert_eq!(threaded.values, by_graph.values, "seed {seed}");
+            assert_eq!(threaded.hold_first, by_graph.hold_first, "seed {seed}");
             let mut known_memo = KnownMemo::default();
             let goal = Goal {
                 lower_clears: false,
@@ -590,6 +622,41 @@ mod tests {
             compared += compare_with_layered(&graph, &rules, in_view, 0..20);
         }
         assert!(compared > 100, "{compared}");
+    }
+
+    /// With four unknown pieces, the hold slot filled or empty (the graph's fields need
+    /// eight; five unknown take a full graph, `tests/graph.rs`), the last depth's sets made
+    /// on threads give the walk's values on one.
+    #[test]
+    fn the_walk_on_threads_equals_the_walk_on_one() {
+        let rules = Rules::default();
+        let graph = small_graph(&rules, "##......../##......../##......../##........", 4);
+        let start = key::unpack(graph.start);
+        let mut walked = 0;
+        for seed in 0..12u64 {
+            // Nine pieces seen by the PC: five known, four unknown.
+            let (pieces, bag) = seeded_pieces(seed, seed % 7, 5);
+            let hold = (seed % 2 == 0).then_some(pieces[0]);
+            let queue = if hold.is_some() {
+                &pieces[1..]
+            } else {
+                &pieces[..]
+            };
+            let decision = decision_at(start, hold, queue, &bag, &rules);
+            let mut memo = GraphMemo::default();
+            let one = search::values(&graph, &mut memo, &decision, false, Ask::Every, None, 1)
+                .expect("the walk applies");
+            let mut memo = GraphMemo::default();
+            let two = search::values(&graph, &mut memo, &decision, false, Ask::Every, None, 2)
+                .expect("the walk applies");
+            assert_eq!(
+                (two.count, &two.values, two.hold_first),
+                (one.count, &one.values, one.hold_first),
+                "seed {seed}"
+            );
+            walked += one.values.values().filter(|&&v| v > 0).count();
+        }
+        assert!(walked > 20, "{walked}");
     }
 
     /// A layer's fields, edges and digest.

@@ -88,13 +88,14 @@ pub(crate) fn values(
     two_line: bool,
     ask: Ask<'_>,
     stop: Option<&Arc<AtomicBool>>,
+    threads: usize,
 ) -> Option<StateValues> {
     let at = graph.find(&decision.field)?;
     let Some(walks) = decision.walks() else {
         return super::window::values(graph, memo, decision, two_line, ask);
     };
     if let [reveals] = walks.as_slice() {
-        let root = Root::new(at, decision, reveals, two_line, stop);
+        let root = Root::new(at, decision, reveals, two_line, stop, threads);
         return Some(walk_values(graph, memo, &root, ask));
     }
     // Equally likely walks: what a state wins adds up over them, as do their
@@ -107,7 +108,7 @@ pub(crate) fn values(
         stopped: false,
     };
     for reveals in &walks {
-        let root = Root::new(at, decision, reveals, two_line, stop);
+        let root = Root::new(at, decision, reveals, two_line, stop, threads);
         let walked = walk_values(graph, memo, &root, Ask::Every);
         for (state, won) in walked.values {
             *sum.values.entry(state).or_insert(0) += won;
@@ -196,6 +197,8 @@ struct Root {
     two_line: bool,
     /// The flag that stops the walk ([`values`]).
     stop: Option<Arc<AtomicBool>>,
+    /// The threads that make the last depth's sets ([`Walk::leaf_sets_in_threads`]).
+    threads: usize,
 }
 
 impl Root {
@@ -205,6 +208,7 @@ impl Root {
         reveals: &Reveals,
         two_line: bool,
         stop: Option<&Arc<AtomicBool>>,
+        threads: usize,
     ) -> Root {
         let code = match decision.hold.filter(|_| decision.hold_rule) {
             None => EMPTY_HOLD,
@@ -223,6 +227,7 @@ impl Root {
             ranks_hold_then: decision.holds_into_empty() && decision.queue.len() > 1,
             two_line,
             stop: stop.cloned(),
+            threads,
         }
     }
 
@@ -501,6 +506,44 @@ impl Space {
     }
 }
 
+/// A state's set from the queues after each first piece (`after`, base 8): a set's byte
+/// `g` is the byte of its prefix among the queues after its first piece (`space`).
+fn gather<const WORDS: usize>(space: &Space, after: &[[u64; WORDS]; 7], set: &mut [u64]) {
+    // Byte by byte into a buffer, then into the set's words.
+    let mut bytes = [0u8; 8 * MAX_WORDS];
+    for &(first, start, end) in &space.blocks {
+        let source = &after[first as usize];
+        if source.iter().all(|&w| w == 0) {
+            continue;
+        }
+        let range = start as usize..end as usize;
+        for ((byte, &(_, at)), &last) in bytes[range.clone()]
+            .iter_mut()
+            .zip(&space.gather[range.clone()])
+            .zip(&space.last_pieces[range])
+        {
+            let at = usize::from(at);
+            *byte = (source[at / 8] >> (8 * (at % 8))) as u8 & last;
+        }
+    }
+    for (word, chunk) in set.iter_mut().zip(bytes.chunks_exact(8)) {
+        *word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+    }
+}
+
+/// `set` as the arena keeps it, in `buffer`: its counts ([`counts_of`]) when the arena keeps
+/// counts, else the set.
+fn kept_form<'b>(counts_only: bool, set: &'b [u64], buffer: &'b mut [u64; MAX_WORDS]) -> &'b [u64] {
+    if counts_only {
+        let counts = counts_of(set);
+        let words = set.len().div_ceil(2);
+        buffer[..words].copy_from_slice(&counts[..words]);
+        &buffer[..words]
+    } else {
+        set
+    }
+}
+
 /// The number of bits of each byte of `word`, in that byte.
 #[inline]
 fn byte_popcounts(word: u64) -> u64 {
@@ -671,8 +714,8 @@ struct Walk<'g, 's> {
     /// depth above ([`Walk::best_counts`]): the arena then keeps each set's counts
     /// ([`counts_of`]), half its words, and sets with the same counts once.
     counts_only: bool,
-    /// With four unknown pieces: where the set of the states of each hold slot and moves
-    /// ([`Walk::leaf_set_by_classes`]) is in the arena.
+    /// With four or five unknown pieces: where the set of the states of each hold slot and
+    /// moves ([`Walk::set_of_alike`], the key's first word [`alike_head`]) is in the arena.
     by_classes: AHashMap<Vec<u32>, u32>,
     /// The hold slot and moves of a state being looked up there.
     alike: Vec<u32>,
@@ -680,6 +723,8 @@ struct Walk<'g, 's> {
     stop: Option<Arc<AtomicBool>>,
     /// Whether the walk saw that flag set: it stays stopped.
     stopped: bool,
+    /// The threads that make the last depth's sets ([`Walk::leaf_sets_in_threads`]).
+    threads: usize,
     /// Every continuation.
     full: Vec<u64>,
     /// A set being made.
@@ -813,6 +858,7 @@ impl<'g, 's> Walk<'g, 's> {
             alike: Vec::new(),
             stop: root.stop.clone(),
             stopped: false,
+            threads: root.threads,
         }
     }
 
@@ -890,17 +936,26 @@ impl<'g, 's> Walk<'g, 's> {
         let last = &levels[self.last].states;
         let prepared = self.prepare_leaves(last);
         let leaves = LastLayer::new(last, |s| self.reads_links(code_of(s)), prepared);
-        let mut sets: Vec<u32> = Vec::with_capacity(last.len());
-        for (i, &s) in last.iter().enumerate() {
-            if i % STOP_CHECK == 0 && self.stops() {
-                break;
+        let sets = if self.threads > 1
+            && (self.m == 4 || self.m == 5)
+            && leaves.prepared.is_some()
+            && last.len() >= THREADED_LEAVES
+        {
+            self.leaf_sets_in_threads(last, &leaves)
+        } else {
+            let mut sets: Vec<u32> = Vec::with_capacity(last.len());
+            for (i, &s) in last.iter().enumerate() {
+                if i % STOP_CHECK == 0 && self.stops() {
+                    break;
+                }
+                sets.push(if self.is_two_line_pc(self.last, s) {
+                    NO_SET // never read: the 2-line PC wins everything (`add_wins`)
+                } else {
+                    self.leaf_set(s, leaves.links(i as u32), false)
+                });
             }
-            sets.push(if self.is_two_line_pc(self.last, s) {
-                NO_SET // never read: the 2-line PC wins everything (`add_wins`)
-            } else {
-                self.leaf_set(s, leaves.links(i as u32), false)
-            });
-        }
+            sets
+        };
         // Stopped: the sets a walk depth first keeps go back, no count is made.
         let stopped = self.stopped;
         // What finds a set again is of no more use to this batch, and the counts below
@@ -1125,24 +1180,39 @@ impl<'g, 's> Walk<'g, 's> {
             links: Vec::with_capacity(edges),
             fields,
         };
-        for block in leaves.fields.chunks(LEAF_BLOCK) {
-            let (starts, links) = links_of(&self.graph.layers, layer_at, block.iter().copied());
+        // With four or five unknown pieces, the children's classes are all a leaf reads.
+        let four = (self.m == 5).then(|| self.four_left());
+        let three = (self.m == 4).then(|| self.three_left());
+        let layers = &self.graph.layers;
+        // Each block's (where each field's links start, the links), a round of blocks on
+        // the walk's threads at a time.
+        let block_links = |block: &[u32]| {
+            let (starts, links) = links_of(layers, layer_at, block.iter().copied());
+            let mut out = (
+                Vec::with_capacity(block.len()),
+                Vec::with_capacity(links.len()),
+            );
             for field in starts.windows(2) {
                 let links = &links[field[0] as usize..field[1] as usize];
-                leaves.starts.push(leaves.links.len() as u32);
-                // With four or five unknown pieces, the children's classes are all a
-                // leaf reads.
-                match self.m {
-                    5 => {
-                        let four = self.four_left();
-                        class_links(links, |child| four.class(child), &mut leaves.links);
+                out.0.push(out.1.len() as u32);
+                match (four, three) {
+                    (Some(four), _) => class_links(links, |child| four.class(child), &mut out.1),
+                    (_, Some(three)) => {
+                        class_links(links, |child| three.class(child), &mut out.1);
                     }
-                    4 => {
-                        let three = self.three_left();
-                        class_links(links, |child| three.class(child), &mut leaves.links);
-                    }
-                    _ => leaves.links.extend_from_slice(links),
+                    _ => out.1.extend_from_slice(links),
                 }
+            }
+            out
+        };
+        let blocks: Vec<&[u32]> = leaves.fields.chunks(LEAF_BLOCK).collect();
+        let threads = self.threads.max(1);
+        for round in blocks.chunks(threads) {
+            let done = super::parallel::on_threads(threads, round.len(), |k| block_links(round[k]));
+            for (starts, links) in done {
+                let offset = leaves.links.len() as u32;
+                leaves.starts.extend(starts.iter().map(|&at| at + offset));
+                leaves.links.extend_from_slice(&links);
             }
         }
         leaves.starts.push(leaves.links.len() as u32);
@@ -1233,10 +1303,8 @@ impl<'g, 's> Walk<'g, 's> {
                     &found
                 }
             };
-            if self.m == 4 {
-                self.leaf_set_by_classes(held, swaps, links)
-            } else if self.m == 5 {
-                self.leaf_set_of_five(held, swaps, links)
+            if self.m == 4 || self.m == 5 {
+                self.set_of_alike(held, swaps, links)
             } else {
                 let mut set = std::mem::take(&mut self.scratch);
                 set.iter_mut().for_each(|w| *w = 0);
@@ -1257,104 +1325,39 @@ impl<'g, 's> Walk<'g, 's> {
     /// at once, so it wins what holding that piece wins with the rest as the queue.
     fn empty_leaf_set(&mut self, layer: usize, field: u32) -> u32 {
         let left = self.m - 1;
-        let mut after = [[0u64; 8]; 7];
+        let mut set = std::mem::take(&mut self.scratch);
         match left {
             // The field is the PC.
-            0 => return self.keep(&self.full.clone()),
-            4 => {
-                let class = self.four_left().class(field);
-                let mut after = [[0u64; 64]; 7];
-                for &u in &self.space.firsts {
-                    self.add_four_queues(class, u, &mut after[usize::from(u)]);
-                }
-                let mut set = std::mem::take(&mut self.scratch);
-                self.gather(&after, &mut set);
-                let at = self.keep(&set);
-                self.scratch = set;
-                return at;
-            }
-            3 => {
-                let three = self.three_left();
-                let finishes = three.finishes(three.class(field));
-                for &u in &self.space.firsts {
-                    after[usize::from(u)] = finishes[usize::from(u)];
-                }
-            }
+            0 => set.copy_from_slice(&self.full),
+            3 | 4 => self.class_sets().empty_slot(field, &mut set),
             _ => {
+                let mut after = [[0u64; 8]; 7];
                 for &u in &self.space.firsts {
                     after[usize::from(u)][0] =
                         self.suffixes
                             .small(&self.graph.layers, layer, field, u, left);
                 }
+                gather(&self.space, &after, &mut set);
             }
         }
-        let mut set = std::mem::take(&mut self.scratch);
-        self.gather(&after, &mut set);
         let at = self.keep(&set);
         self.scratch = set;
         at
     }
 
-    /// [`Walk::leaf_set`] with four unknown pieces to place, from the state's held piece,
-    /// whether it `swaps`, and its moves as links to their children's classes
-    /// ([`class_links`]): what a state wins follows from these alone, so states
-    /// alike share one set, found by them.
-    fn leaf_set_by_classes(&mut self, held: u8, swaps: bool, class_links: &[u32]) -> u32 {
-        self.set_of_alike(held, swaps, class_links, |walk, links| {
-            let three = walk.three_left();
-            queues_after(
-                links,
-                held,
-                swaps,
-                &walk.space.firsts,
-                |class, hold, queues: &mut [u64; 8]| {
-                    let finishes = &three.finishes(class)[usize::from(hold)];
-                    for (q, f) in queues.iter_mut().zip(finishes) {
-                        *q |= f;
-                    }
-                },
-            )
-        })
-    }
-
-    /// [`Walk::leaf_set`] with five unknown pieces to place, from the state's held piece,
-    /// whether it `swaps`, and its moves as [`link`]s to their children's classes four
-    /// pieces from a PC ([`FourLeft`](super::four_left::FourLeft), sorted, no repeats): for
-    /// each first unknown piece, the queues of four that finish what placing it (or the
-    /// held piece) leaves. States alike share one set.
-    fn leaf_set_of_five(&mut self, held: u8, swaps: bool, class_links: &[u32]) -> u32 {
-        self.set_of_alike(held, swaps, class_links, |walk, links| {
-            let firsts = walk.space.firsts.clone();
-            queues_after(
-                links,
-                held,
-                swaps,
-                &firsts,
-                |class, hold, into: &mut [u64; 64]| walk.add_four_queues(class, hold, into),
-            )
-        })
-    }
-
-    /// The set of the states of the last depth that hold `held`, may swap or not, and whose
-    /// moves are `class_links` (to classes): found again if states alike met it, else made
-    /// from the queues `after` gives for each first piece ([`queues_after`]).
-    fn set_of_alike<const WORDS: usize>(
-        &mut self,
-        held: u8,
-        swaps: bool,
-        class_links: &[u32],
-        after: impl FnOnce(&mut Self, &mut dyn Iterator<Item = (u8, u32)>) -> [[u64; WORDS]; 7],
-    ) -> u32 {
+    /// The set of the states of the last depth (four or five unknown pieces) that hold
+    /// `held`, may swap or not, and whose moves are `class_links` (to classes): found again
+    /// if states alike met it, else made ([`ClassSets::alike`]).
+    fn set_of_alike(&mut self, held: u8, swaps: bool, class_links: &[u32]) -> u32 {
         let mut alike = std::mem::take(&mut self.alike);
         alike.clear();
-        alike.push(u32::from(held) | u32::from(swaps) << 3);
+        alike.push(alike_head(held, swaps));
         alike.extend_from_slice(class_links);
         let at = match self.by_classes.get(alike.as_slice()) {
             Some(&at) => at,
             None => {
-                let after = after(self, &mut alike[1..].iter().filter_map(|&l| unlink(l)));
                 let mut set = std::mem::take(&mut self.scratch);
-                self.gather(&after, &mut set);
+                self.class_sets().alike(held, swaps, class_links, &mut set);
                 let at = self.keep(&set);
                 self.scratch = set;
                 self.by_classes.insert(alike.clone(), at);
@@ -1363,6 +1366,81 @@ impl<'g, 's> Walk<'g, 's> {
         };
         self.alike = alike;
         at
+    }
+
+    /// What the last depth's sets are made of with four or five unknown pieces.
+    fn class_sets(&self) -> ClassSets<'_> {
+        ClassSets {
+            space: &self.space,
+            three: self.three_left(),
+            four: (self.m == 5).then(|| self.four_left()),
+            hold_rule: self.hold_rule,
+        }
+    }
+
+    /// The last depth's sets (`last`, the states; four or five unknown pieces, their
+    /// children prepared in `leaves`) as [`Walk::leaf_set`] makes them one after another,
+    /// made on [`Walk::threads`] threads a round of states at a time. In a round each thread
+    /// takes a run of states and makes the sets of those alike to none found before it
+    /// ([`Walk::by_classes`], which the threads only read), finding states alike within the
+    /// run in a table of its own; then this thread keeps the sets made in the arena, run by
+    /// run in the order of the states, as the states alike in `by_classes`. A set is kept
+    /// the first time it is met, as one thread keeps it: the arena and the places are
+    /// the same.
+    fn leaf_sets_in_threads(&mut self, last: &[u32], leaves: &LastLayer) -> Vec<u32> {
+        let words = self.space.words;
+        let threads = self.threads;
+        let mut sets: Vec<u32> = Vec::with_capacity(last.len());
+        for round in last.chunks(threads * LEAF_RUN) {
+            if self.stops() {
+                break;
+            }
+            let first = sets.len();
+            let runs = {
+                let job = LeafRun {
+                    classes: self.class_sets(),
+                    found: &self.by_classes,
+                    leaves,
+                    hold_rule: self.hold_rule,
+                    empty_layer: self.layer(self.last, EMPTY_HOLD),
+                    two_line_at: self.two_line_at,
+                    stop: self.stop.as_deref(),
+                    words,
+                    counts_only: self.counts_only,
+                    hasher: &self.distinct.hasher,
+                };
+                let parts = round.len().div_ceil(LEAF_RUN);
+                super::parallel::on_threads(threads, parts, |k| {
+                    let from = k * LEAF_RUN;
+                    let to = (from + LEAF_RUN).min(round.len());
+                    job.sets(&round[from..to], (first + from) as u32)
+                })
+            };
+            for run in runs {
+                // The places of the sets this run made, kept in order.
+                let mut placed = Vec::with_capacity(run.keys.len());
+                for (k, (key, hash)) in run.keys.into_iter().zip(run.hashes).enumerate() {
+                    let kept = &run.made[run.starts[k] as usize..run.starts[k + 1] as usize];
+                    let at = hash.map_or(NO_SET, |hash| self.keep_kept(kept, hash));
+                    if let Some(key) = key {
+                        self.by_classes.insert(key, at);
+                    }
+                    placed.push(at);
+                }
+                sets.extend(run.at.iter().map(|&at| match at {
+                    NO_SET => NO_SET,
+                    at if at & MADE_IN_RUN != 0 => placed[(at & !MADE_IN_RUN) as usize],
+                    at => at,
+                }));
+                if run.stopped {
+                    self.stopped = true;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        sets
     }
 
     /// The classes of the graph's fields three pieces from a PC.
@@ -1380,39 +1458,32 @@ impl<'g, 's> Walk<'g, 's> {
             .expect("a graph with a layer four pieces from a PC has its classes")
     }
 
-    /// Adds to `into` the queues of four pieces that finish the fields of class `class`
-    /// ([`FourLeft`](super::four_left::FourLeft)) with `hold` in the slot
-    /// ([`FourLeft::add_queues`](super::four_left::FourLeft::add_queues)).
-    fn add_four_queues(&self, class: u32, hold: u8, into: &mut [u64; 64]) {
-        self.four_left()
-            .add_queues(self.three_left(), self.hold_rule, class, hold, into);
-    }
-
     /// Where set `set` is in the arena, put there if it is new ([`NO_SET`] for no
     /// continuation).
     fn keep(&mut self, set: &[u64]) -> u32 {
         if set.iter().all(|&w| w == 0) {
             return NO_SET;
         }
-        let counts: [u64; MAX_WORDS.div_ceil(2)];
-        let set = if self.counts_only {
-            counts = counts_of(set);
-            &counts[..set.len().div_ceil(2)]
-        } else {
-            set
-        };
-        let hash = self.distinct.hasher.hash_one(set);
-        let in_arena = |at: u32| &self.arena[at as usize..at as usize + set.len()];
+        let mut kept = [0u64; MAX_WORDS];
+        let kept = kept_form(self.counts_only, set, &mut kept);
+        let hash = self.distinct.hasher.hash_one(kept);
+        self.keep_kept(kept, hash)
+    }
+
+    /// [`Walk::keep`] of a set already in the form the arena keeps ([`kept_form`], not
+    /// empty), whose hash by [`Distinct::hasher`] is `hash`.
+    fn keep_kept(&mut self, kept: &[u64], hash: u64) -> u32 {
+        let in_arena = |at: u32| &self.arena[at as usize..at as usize + kept.len()];
         let found = match self.distinct.by_hash.get(&hash) {
-            Some(&at) if in_arena(at) == set => Some(at),
-            Some(_) => self.distinct.collided.get(set).copied(),
+            Some(&at) if in_arena(at) == kept => Some(at),
+            Some(_) => self.distinct.collided.get(kept).copied(),
             None => None,
         };
         found.unwrap_or_else(|| {
             let at = self.arena.len() as u32;
-            self.arena.extend_from_slice(set);
+            self.arena.extend_from_slice(kept);
             if self.distinct.by_hash.contains_key(&hash) {
-                self.distinct.collided.insert(set.to_vec(), at);
+                self.distinct.collided.insert(kept.to_vec(), at);
             } else {
                 self.distinct.by_hash.insert(hash, at);
             }
@@ -1580,32 +1651,7 @@ impl<'g, 's> Walk<'g, 's> {
                 queues[0] |= suffixes.small(&graph.layers, layer + 1, child, hold, m - 1)
             },
         );
-        self.gather(&after, set);
-    }
-
-    /// A state's set from the queues after each first piece (`after`, base 8): a set's
-    /// byte `g` is the byte of its prefix among the queues after its first piece.
-    fn gather<const WORDS: usize>(&self, after: &[[u64; WORDS]; 7], set: &mut [u64]) {
-        // Byte by byte into a buffer, then into the set's words.
-        let mut bytes = [0u8; 8 * MAX_WORDS];
-        for &(first, start, end) in &self.space.blocks {
-            let source = &after[first as usize];
-            if source.iter().all(|&w| w == 0) {
-                continue;
-            }
-            let range = start as usize..end as usize;
-            for ((byte, &(_, at)), &last) in bytes[range.clone()]
-                .iter_mut()
-                .zip(&self.space.gather[range.clone()])
-                .zip(&self.space.last_pieces[range])
-            {
-                let at = usize::from(at);
-                *byte = (source[at / 8] >> (8 * (at % 8))) as u8 & last;
-            }
-        }
-        for (word, chunk) in set.iter_mut().zip(bytes.chunks_exact(8)) {
-            *word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        }
+        gather(&self.space, &after, set);
     }
 
     /// For every state of a depth `d` that has not seen every unknown piece, each
@@ -1775,6 +1821,213 @@ fn queues_after<C: Copy, const WORDS: usize>(
     after
 }
 
+/// What the last depth's sets are made of with four or five unknown pieces: what a state
+/// wins follows from its held piece, whether it swaps, and its moves as [`link`]s to their
+/// children's classes ([`class_links`]), or, with its slot empty under the hold rule, from
+/// its field's class. Read only, so that threads share it ([`Walk::leaf_sets_in_threads`]).
+#[derive(Clone, Copy)]
+struct ClassSets<'a> {
+    space: &'a Space,
+    three: &'a super::three_left::ThreeLeft,
+    /// With five unknown pieces, the classes four pieces from a PC, which the moves lead
+    /// to; with four, the moves lead to classes three pieces from a PC.
+    four: Option<&'a super::four_left::FourLeft>,
+    hold_rule: bool,
+}
+
+impl ClassSets<'_> {
+    /// Into `set`: what the states that hold `held` (swapping it for the first unknown
+    /// piece or not) and whose moves are `class_links` win. For each first unknown piece,
+    /// the queues of the rest that finish what placing it (or the held piece) leaves.
+    fn alike(&self, held: u8, swaps: bool, class_links: &[u32], set: &mut [u64]) {
+        let moves = class_links.iter().filter_map(|&l| unlink(l));
+        let firsts = &self.space.firsts;
+        match self.four {
+            Some(four) => {
+                let add = |class, hold, into: &mut [u64; 64]| {
+                    four.add_queues(self.three, self.hold_rule, class, hold, into);
+                };
+                gather(
+                    self.space,
+                    &queues_after(moves, held, swaps, firsts, add),
+                    set,
+                );
+            }
+            None => {
+                let add = |class, hold: u8, queues: &mut [u64; 8]| {
+                    let finishes = &self.three.finishes(class)[usize::from(hold)];
+                    for (q, f) in queues.iter_mut().zip(finishes) {
+                        *q |= f;
+                    }
+                };
+                gather(
+                    self.space,
+                    &queues_after(moves, held, swaps, firsts, add),
+                    set,
+                );
+            }
+        }
+    }
+
+    /// Into `set`: what a state with an empty slot under the hold rule wins on `field` (the
+    /// moves' layer's): the unknown pieces are all seen by then, and the slot can take
+    /// the first of them at once, so it wins what holding that piece wins with the rest
+    /// as the queue.
+    fn empty_slot(&self, field: u32, set: &mut [u64]) {
+        match self.four {
+            Some(four) => {
+                let class = four.class(field);
+                let mut after = [[0u64; 64]; 7];
+                for &u in &self.space.firsts {
+                    four.add_queues(
+                        self.three,
+                        self.hold_rule,
+                        class,
+                        u,
+                        &mut after[usize::from(u)],
+                    );
+                }
+                gather(self.space, &after, set);
+            }
+            None => {
+                let finishes = self.three.finishes(self.three.class(field));
+                let mut after = [[0u64; 8]; 7];
+                for &u in &self.space.firsts {
+                    after[usize::from(u)] = finishes[usize::from(u)];
+                }
+                gather(self.space, &after, set);
+            }
+        }
+    }
+}
+
+/// The first word of a key of [`Walk::by_classes`]: the held piece and whether it swaps.
+fn alike_head(held: u8, swaps: bool) -> u32 {
+    u32::from(held) | u32::from(swaps) << 3
+}
+
+/// The states of the last depth a thread of [`Walk::leaf_sets_in_threads`] takes at a time.
+const LEAF_RUN: usize = if cfg!(test) { 3 } else { 1 << 13 };
+
+/// The fewest states of the last depth whose sets are made on threads, when the walk may
+/// use more than one (fewer, a thread costs more than it saves).
+const THREADED_LEAVES: usize = if cfg!(test) { 1 } else { 1 << 15 };
+
+/// In [`RunSets::at`], the mark of a set the run made: the rest is its index there.
+const MADE_IN_RUN: u32 = 1 << 31;
+
+/// What a thread of [`Walk::leaf_sets_in_threads`] reads.
+struct LeafRun<'a> {
+    classes: ClassSets<'a>,
+    /// The sets found before the round, by the states' hold slot and moves.
+    found: &'a AHashMap<Vec<u32>, u32>,
+    leaves: &'a LastLayer,
+    hold_rule: bool,
+    /// The graph layer of the last depth's states with an empty slot (the others' is the
+    /// one above).
+    empty_layer: usize,
+    /// The 2-line PC field (layer, index), when it counts.
+    two_line_at: Option<(usize, u32)>,
+    stop: Option<&'a AtomicBool>,
+    /// Words of a set.
+    words: usize,
+    /// Whether the arena keeps counts ([`kept_form`]), and the hasher of its sets.
+    counts_only: bool,
+    hasher: &'a ahash::RandomState,
+}
+
+/// The sets of a run of states of the last depth ([`LeafRun::sets`]).
+struct RunSets {
+    /// Each state's set: its place in the arena, [`NO_SET`], or [`MADE_IN_RUN`] and an
+    /// index in `made`.
+    at: Vec<u32>,
+    /// The sets made, one after another, as the arena keeps them ([`kept_form`]), and where
+    /// each starts (one more entry than sets).
+    made: Vec<u64>,
+    starts: Vec<u32>,
+    /// For each set made, its hash ([`Distinct::hasher`]; none for an empty set).
+    hashes: Vec<Option<u64>>,
+    /// For each set made, its key in [`Walk::by_classes`] (none for an empty slot's).
+    keys: Vec<Option<Vec<u32>>>,
+    /// Whether the run saw the stop flag and ended early.
+    stopped: bool,
+}
+
+impl LeafRun<'_> {
+    /// The sets of `states`, the first of them the `index`-th of the last depth, as
+    /// [`Walk::leaf_set`] finds them.
+    fn sets(&self, states: &[u32], index: u32) -> RunSets {
+        let mut run = RunSets {
+            at: Vec::with_capacity(states.len()),
+            made: Vec::new(),
+            starts: vec![0],
+            hashes: Vec::new(),
+            keys: Vec::new(),
+            stopped: false,
+        };
+        let mut alike: AHashMap<Vec<u32>, u32> = AHashMap::new();
+        let mut key: Vec<u32> = Vec::new();
+        let mut set = vec![0u64; self.words];
+        let mut buffer = [0u64; MAX_WORDS];
+        // A set made, as the arena keeps it.
+        let mut made = |run: &mut RunSets, set: &[u64], key: Option<Vec<u32>>| {
+            let hash = set.iter().any(|&w| w != 0).then(|| {
+                let kept = kept_form(self.counts_only, set, &mut buffer);
+                run.made.extend_from_slice(kept);
+                self.hasher.hash_one(kept)
+            });
+            run.starts.push(run.made.len() as u32);
+            run.hashes.push(hash);
+            run.keys.push(key);
+        };
+        for (i, &s) in states.iter().enumerate() {
+            if i % STOP_CHECK == 0 && self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                run.stopped = true;
+                break;
+            }
+            let code = code_of(s);
+            let layer = self.empty_layer - usize::from(code != EMPTY_HOLD);
+            if self.two_line_at == Some((layer, field_of(s))) {
+                // Never read: the 2-line PC wins everything (`Walk::add_wins`).
+                run.at.push(NO_SET);
+                continue;
+            }
+            let index_made = run.keys.len() as u32 | MADE_IN_RUN;
+            if code == EMPTY_HOLD && self.hold_rule {
+                self.classes.empty_slot(field_of(s), &mut set);
+                made(&mut run, &set, None);
+                run.at.push(index_made);
+                continue;
+            }
+            let (held, swaps) = match slot(code) {
+                Slot::Held(held) => (held, self.hold_rule),
+                Slot::JustHeld(held) => (held, false),
+                Slot::Empty => (EMPTY_HOLD, false),
+            };
+            let links = self
+                .leaves
+                .links(index + i as u32)
+                .expect("the children of every state that reads them are prepared");
+            key.clear();
+            key.push(alike_head(held, swaps));
+            key.extend_from_slice(links);
+            if let Some(&at) = self
+                .found
+                .get(key.as_slice())
+                .or_else(|| alike.get(key.as_slice()))
+            {
+                run.at.push(at);
+                continue;
+            }
+            self.classes.alike(held, swaps, links, &mut set);
+            made(&mut run, &set, Some(key.clone()));
+            alike.insert(key.clone(), index_made);
+            run.at.push(index_made);
+        }
+        run
+    }
+}
+
 /// The states of one depth of a walk, sorted, and where their children are in the next.
 #[derive(Default)]
 struct Level {
@@ -1845,6 +2098,7 @@ impl StateWalk for GraphWalk {
                 two_line,
                 ask,
                 stop,
+                context.options.threads,
             )
         });
         match values {
