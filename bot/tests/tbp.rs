@@ -371,14 +371,16 @@ fn quit_with_the_graph_loaded_exits_within_50_ms() {
 /// each move as soon as its piece is dealt, the default think time: no start of a PC (an
 /// empty board) is left to the heuristic for lack of time. Where the exact decision (five
 /// pieces unknown, up to seconds) is not done in time, the PC player's provisional move
-/// plays. `PC_TBP_GAMES` games of 100 pieces (2 by default), seeds from 1; `--nocapture`
-/// prints how each start of a PC and each game were decided.
+/// plays. `PC_TBP_GAMES` games of 100 pieces (2 by default), seeds from 1, the player's
+/// `--threads` `PC_TBP_THREADS` (1 by default); `--nocapture` prints how each start of a PC
+/// and each game were decided.
 #[test]
 #[ignore = "needs the cached PC field graph of SRS"]
 fn starts_of_a_pc_with_four_previews_are_decided_within_the_think_time() {
     let path = pc_solver::PcGraph::cache_path(&Rules::default()).expect("a cache folder");
     assert!(path.exists(), "no graph at {}", path.display());
     let games: u64 = std::env::var("PC_TBP_GAMES").map_or(2, |g| g.parse().unwrap());
+    let threads = std::env::var("PC_TBP_THREADS").unwrap_or_else(|_| "1".into());
     for seed in 1..=games {
         let seed_arg = seed.to_string();
         let mut bot = Bot::launch(&[
@@ -387,6 +389,8 @@ fn starts_of_a_pc_with_four_previews_are_decided_within_the_think_time() {
             "--verbose",
             "--seed",
             &seed_arg,
+            "--threads",
+            &threads,
         ]);
         bot.handshake();
         let mut frontend = Frontend::new(seed, 5);

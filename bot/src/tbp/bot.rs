@@ -69,6 +69,9 @@ pub struct TbpConfig {
     pub think_time: Option<Duration>,
     /// Seed of the PC player's sampled continuations ([`PcPlayer::with_seed`]).
     pub seed: u64,
+    /// Threads a decision of the PC player may use ([`PcPlayer::with_threads`]; 1 by
+    /// default).
+    pub threads: usize,
     /// The row of the spawn position's rotation centre (column 4); a piece that does not
     /// fit there spawns one row higher, as in battletris.
     pub spawn_row: i32,
@@ -86,6 +89,7 @@ impl Default for TbpConfig {
             preview: None,
             think_time: Some(DEFAULT_THINK_TIME),
             seed: 0,
+            threads: 1,
             spawn_row: DEFAULT_SPAWN_ROW,
             perfect_clears: true,
             verbose: false,
@@ -629,7 +633,9 @@ impl TbpBot {
         .min(MAX_PREVIEW);
         let mut player = PcPlayer::new(self.config.rules.clone(), preview)
             .map_err(|e| format!("no PC player ({e}): the heuristic plays"))?
-            .with_seed(self.config.seed);
+            .with_seed(self.config.seed)
+            .with_threads(self.config.threads)
+            .map_err(|e| format!("no PC player ({e}): the heuristic plays"))?;
         if self.config.think_time.is_some() {
             // Within a think time, the first decision of a game with four previews (six
             // unknown, seconds for the graph) is sampled.
