@@ -61,7 +61,7 @@ struct Cli {
     #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,
     /// Threads a decision of the PC player may use: with the graph, 2 takes the start of a
-    /// PC with four previews about a quarter less time (the same decisions)
+    /// PC with four previews a tenth to a quarter less time (the same decisions)
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
