@@ -1913,7 +1913,8 @@ const LEAF_RUN: usize = if cfg!(test) { 3 } else { 1 << 13 };
 /// use more than one (fewer, a thread costs more than it saves).
 const THREADED_LEAVES: usize = if cfg!(test) { 1 } else { 1 << 15 };
 
-/// In [`RunSets::at`], the mark of a set the run made: the rest is its index there.
+/// In [`RunSets::at`], the mark of a set the run made: the rest is its index there. An
+/// offset in the arena stays below it (that would be 16 GiB of sets).
 const MADE_IN_RUN: u32 = 1 << 31;
 
 /// What a thread of [`Walk::leaf_sets_in_threads`] reads.
