@@ -414,9 +414,9 @@ impl PcPlayer {
 
     /// The threads a decision may use ([`SolverOptions::threads`]; 1 by default, 0 counts
     /// as 1): with a graph, the walk of the first pieces of a PC shares out the fields it
-    /// ends on, which takes the start of a PC with four previews a tenth to a quarter less
-    /// time on two (`pc-solver`'s README has the figures). The decisions are the same. What
-    /// the solver learned so far is forgotten.
+    /// ends on, so the start of a PC with four previews takes less time (`pc-solver`'s and
+    /// this crate's READMEs have the figures). The decisions are the same. What the solver
+    /// learned so far is forgotten.
     pub fn with_threads(mut self, threads: usize) -> Result<PcPlayer, SolverError> {
         let options = SolverOptions {
             threads,

@@ -60,8 +60,8 @@ struct Cli {
     /// Seed of the player's sampled continuations (decisions without a graph)
     #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,
-    /// Threads a decision of the PC player may use: with the graph, 2 takes the start of a
-    /// PC with four previews a tenth to a quarter less time (the same decisions)
+    /// Threads a decision of the PC player may use: with the graph, more take less time at
+    /// the start of a PC with four previews (the same decisions)
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,

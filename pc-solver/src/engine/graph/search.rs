@@ -197,7 +197,8 @@ struct Root {
     two_line: bool,
     /// The flag that stops the walk ([`values`]).
     stop: Option<Arc<AtomicBool>>,
-    /// The threads that make the last depth's sets ([`Walk::leaf_sets_in_threads`]).
+    /// The threads the last depth is shared out among ([`Walk::prepare_leaves`],
+    /// [`Walk::leaf_sets_in_threads`]).
     threads: usize,
 }
 
@@ -723,7 +724,8 @@ struct Walk<'g, 's> {
     stop: Option<Arc<AtomicBool>>,
     /// Whether the walk saw that flag set: it stays stopped.
     stopped: bool,
-    /// The threads that make the last depth's sets ([`Walk::leaf_sets_in_threads`]).
+    /// The threads the last depth is shared out among ([`Walk::prepare_leaves`],
+    /// [`Walk::leaf_sets_in_threads`]).
     threads: usize,
     /// Every continuation.
     full: Vec<u64>,
@@ -1146,10 +1148,10 @@ impl<'g, 's> Walk<'g, 's> {
         }
     }
 
-    /// Whether a state of the last depth with slot `code` reads its field's moves: every
-    /// one but an empty slot under the hold rule ([`Walk::empty_leaf_set`]).
+    /// Whether a state of the last depth with slot `code` reads its field's moves
+    /// ([`reads_links`]).
     fn reads_links(&self, code: u8) -> bool {
-        code != EMPTY_HOLD || !self.hold_rule
+        reads_links(code, self.hold_rule)
     }
 
     /// Finds, in one pass, the moves and child indices ([`link`]s) of the distinct fields
@@ -1276,12 +1278,7 @@ impl<'g, 's> Walk<'g, 's> {
         let at = if !self.reads_links(code) {
             self.empty_leaf_set(layer, field)
         } else {
-            // The held piece, and whether it may be swapped for the first unknown one.
-            let (held, swaps) = match slot(code) {
-                Slot::Held(held) => (held, self.hold_rule),
-                Slot::JustHeld(held) => (held, false),
-                Slot::Empty => (EMPTY_HOLD, false),
-            };
+            let (held, swaps) = held_and_swaps(code, self.hold_rule);
             let found: Vec<u32>;
             let links = match prepared {
                 Some(links) => links,
@@ -1901,6 +1898,22 @@ impl ClassSets<'_> {
     }
 }
 
+/// Whether a state of the last depth with slot `code` reads its field's moves: every one but
+/// an empty slot under the hold rule ([`Walk::empty_leaf_set`], [`ClassSets::empty_slot`]).
+fn reads_links(code: u8, hold_rule: bool) -> bool {
+    code != EMPTY_HOLD || !hold_rule
+}
+
+/// The held piece of a state of the last depth that reads its moves (slot `code`), and
+/// whether it may be swapped for the first unknown piece.
+fn held_and_swaps(code: u8, hold_rule: bool) -> (u8, bool) {
+    match slot(code) {
+        Slot::Held(held) => (held, hold_rule),
+        Slot::JustHeld(held) => (held, false),
+        Slot::Empty => (EMPTY_HOLD, false),
+    }
+}
+
 /// The first word of a key of [`Walk::by_classes`]: the held piece and whether it swaps.
 fn alike_head(held: u8, swaps: bool) -> u32 {
     u32::from(held) | u32::from(swaps) << 3
@@ -1994,17 +2007,13 @@ impl LeafRun<'_> {
                 continue;
             }
             let index_made = run.keys.len() as u32 | MADE_IN_RUN;
-            if code == EMPTY_HOLD && self.hold_rule {
+            if !reads_links(code, self.hold_rule) {
                 self.classes.empty_slot(field_of(s), &mut set);
                 made(&mut run, &set, None);
                 run.at.push(index_made);
                 continue;
             }
-            let (held, swaps) = match slot(code) {
-                Slot::Held(held) => (held, self.hold_rule),
-                Slot::JustHeld(held) => (held, false),
-                Slot::Empty => (EMPTY_HOLD, false),
-            };
+            let (held, swaps) = held_and_swaps(code, self.hold_rule);
             let links = self
                 .leaves
                 .links(index + i as u32)
